@@ -1,0 +1,102 @@
+// One esbuild script for everything that ships or runs in tests:
+//   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
+//   out/test/**.test.js         unit and protocol tests (plain Node)
+//   out/test/vscode/suite/*.js  the suite that runs inside VS Code's extension host
+//   out/bench/*.js              benchmarks
+// Flags: --dev (no minification), --watch, --only=extension.
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const dev = args.has('--dev');
+const watch = args.has('--watch');
+const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
+
+function files(dir, test) {
+	const abs = join(root, dir);
+	try {
+		statSync(abs);
+	} catch {
+		return [];
+	}
+	const out = [];
+	for (const entry of readdirSync(abs, { withFileTypes: true })) {
+		const rel = join(dir, entry.name);
+		if (entry.isDirectory()) {
+			out.push(...files(rel, test));
+		} else if (test(entry.name)) {
+			out.push(join(root, rel));
+		}
+	}
+	return out;
+}
+
+const common = {
+	bundle: true,
+	platform: 'node',
+	format: 'cjs',
+	target: 'node20',
+	sourcemap: true,
+	logLevel: 'warning',
+	// The SDK is ESM and uses import.meta in places we never reach from CJS.
+	define: { 'import.meta.url': '__importMetaUrl' },
+	banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
+const builds = [
+	{
+		name: 'extension',
+		options: {
+			...common,
+			entryPoints: { extension: join(root, 'src/vscode/extension.ts') },
+			outdir: join(root, 'dist'),
+			external: ['vscode'],
+			minify: !dev,
+			keepNames: false,
+			metafile: true,
+			sourcesContent: false,
+		},
+	},
+	{
+		name: 'tests',
+		options: {
+			...common,
+			entryPoints: [
+				...files('test/unit', (n) => n.endsWith('.test.ts')),
+				...files('test/protocol', (n) => n.endsWith('.test.ts')),
+				...files('test/vscode/suite', (n) => n.endsWith('.ts')),
+				...files('bench', (n) => n.endsWith('.bench.ts')),
+			],
+			outbase: root,
+			outdir: join(root, 'out'),
+			external: ['vscode', 'mocha', 'fast-check', 'vscode-languageclient', 'vscode-languageclient/*'],
+		},
+	},
+];
+
+if (!watch && !only) {
+	rmSync(join(root, 'out'), { recursive: true, force: true });
+}
+
+for (const build of builds) {
+	if (only && build.name !== only) {
+		continue;
+	}
+	if (build.options.entryPoints.length === 0) {
+		continue;
+	}
+	if (watch) {
+		const ctx = await esbuild.context(build.options);
+		await ctx.watch();
+		console.log(`watching ${build.name}`);
+	} else {
+		const result = await esbuild.build(build.options);
+		if (build.name === 'extension' && result.metafile) {
+			const out = result.metafile.outputs[relative(root, join(root, 'dist/extension.js')).replace(/\\/g, '/')];
+			console.log(`dist/extension.js: ${(out.bytes / 1024).toFixed(1)} KiB${dev ? '' : ' (minified)'}`);
+		}
+	}
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// `npm start`: build the extension, start a real VS Code (the VS Code server bundled with
+// code-server) on 127.0.0.1 with this repository loaded as the extension under development,
+// and print the URL to open in a browser. Ctrl+C stops the server and everything it started.
+//
+//   npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--skip-build] [--fresh] [--verbose]
+//
+// How the extension is loaded: through the workbench URL's payload
+// `[["extensionDevelopmentPath","vscode-remote://127.0.0.1:PORT/<repo>"]]` (the same mechanism the
+// test runner uses; verified on VS Code 1.100.3 and 1.139.1). So open the printed URL as is; a
+// plain http://127.0.0.1:PORT/ opens VS Code without the extension. The server is started with
+// --enable-smoke-test-driver, which 1.139 needs to honour that payload.
+//
+// User settings and state are kept between runs in <cache>/start-profile-<target>/ (see
+// test/vscode/runner/common.mjs cacheRoot); --fresh uses a throwaway profile instead.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { REPO_ROOT, cacheRoot, isPortFree, freePort, log } from '../test/vscode/runner/common.mjs';
+import { ensureVSCode } from '../test/vscode/runner/install.mjs';
+import { remoteUri, startServer, workbenchUrl } from '../test/vscode/runner/run.mjs';
+
+const { values } = parseArgs({
+  options: {
+    target: { type: 'string' },
+    port: { type: 'string', default: '8080' },
+    folder: { type: 'string' },
+    'skip-build': { type: 'boolean', default: false },
+    fresh: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write('usage: npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--skip-build] [--fresh] [--verbose]\n');
+  process.exit(0);
+}
+
+/** Runs `npm run build` unless the project has no usable build script yet. */
+async function build() {
+  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+  const script = pkg.scripts?.build;
+  const scriptFile = typeof script === 'string' ? /node\s+(\S+\.m?js)/.exec(script)?.[1] : undefined;
+  if (!script || (scriptFile && !existsSync(path.join(REPO_ROOT, scriptFile)))) {
+    log(`warning: no usable "build" script (${script ?? 'missing'}); starting without building`);
+    return;
+  }
+  log('npm run build');
+  const code = await new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  if (code !== 0) throw new Error(`npm run build failed (exit ${code})`);
+}
+
+async function main() {
+  if (!values['skip-build']) await build();
+
+  /** @type {'min' | 'latest'} */
+  let target = values.target === 'min' ? 'min' : 'latest';
+  if (values.target && values.target !== 'min' && values.target !== 'latest') {
+    throw new Error(`--target must be latest or min, not ${values.target}`);
+  }
+  try {
+    await ensureVSCode(target);
+  } catch (error) {
+    if (values.target) throw error;
+    log(`could not install the latest VS Code, falling back to min: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    target = 'min';
+    await ensureVSCode(target);
+  }
+
+  let port = Number(values.port);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`bad --port ${values.port}`);
+  if (!(await isPortFree(port))) {
+    const wanted = port;
+    port = await freePort();
+    log(`port ${wanted} is busy, using ${port}`);
+  }
+
+  const folder = path.resolve(values.folder ?? process.cwd());
+  if (!existsSync(folder)) throw new Error(`--folder ${folder} does not exist`);
+
+  const tempDir = values.fresh ? await fs.mkdtemp(path.join(os.tmpdir(), 'agent-link-start-')) : undefined;
+  const dataDir = tempDir ?? path.join(cacheRoot(), `start-profile-${target}`);
+  const server = await startServer({
+    target,
+    dataDir,
+    port,
+    workspaceTrust: true, // behave like a normal VS Code: trust prompts and restricted mode apply
+    keepExistingSettings: true, // settings changed in the UI survive restarts
+    echo: values.verbose,
+  });
+
+  const url = workbenchUrl(server.port, folder, [['extensionDevelopmentPath', remoteUri(server.port, REPO_ROOT)]]);
+  process.stdout.write(`\nVS Code ${server.install.vscodeVersion} (code-server ${server.install.version}) is running with the extension from ${REPO_ROOT}\n`
+    + `Open this URL in a browser (on another machine, forward port ${server.port} first, e.g. ssh -L ${server.port}:127.0.0.1:${server.port}):\n\n`
+    + `  ${url}\n\nPress Ctrl+C to stop.\n`);
+
+  let stopping = false;
+  const stop = async (/** @type {number} */ code) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping VS Code server');
+    await server.stop();
+    if (tempDir) await fs.rm(tempDir, { recursive: true, force: true }).catch(() => {});
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  const exitCode = await server.exited;
+  if (!stopping) {
+    process.stderr.write(`VS Code server exited by itself (code ${exitCode}). Output:\n${server.output().slice(-4000)}\n`);
+    await stop(1);
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

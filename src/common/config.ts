@@ -1,0 +1,81 @@
+/**
+ * Settings under `agentLink.*`, parsed with zod into a typed, frozen snapshot.
+ * An invalid value is reported and replaced by its default; one bad agent entry
+ * does not take the others with it. `test/unit/config.test.ts` checks that these
+ * keys and defaults match `contributes.configuration` in package.json.
+ */
+import * as z from 'zod/mini';
+
+export const agentDefinitionSchema = z.object({
+	command: z.string().check(z.trim(), z.minLength(1, 'command must not be empty')),
+	args: z._default(z.array(z.string()), []),
+	env: z._default(z.record(z.string(), z.string()), {}),
+	cwd: z.optional(z.string().check(z.trim(), z.minLength(1, 'cwd must not be empty'))),
+});
+export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
+
+export const traceSchema = z.enum(['off', 'messages', 'verbose']);
+export type TraceLevel = z.infer<typeof traceSchema>;
+
+/** Each setting: its key under `agentLink.` and the schema that parses it, default included. */
+export const settingSchemas = {
+	agents: z._default(z.record(z.string(), z.unknown()), {}),
+	defaultAgent: z._default(z.string(), ''),
+	trace: z._default(traceSchema, 'off'),
+	maxMessageSize: z._default(z.int().check(z.minimum(1), z.maximum(1024)), 64),
+} as const;
+
+export type SettingKey = keyof typeof settingSchemas;
+
+export interface Config {
+	/** User-defined agents by display name; only entries that parsed. */
+	readonly agents: Readonly<Record<string, AgentDefinition>>;
+	readonly defaultAgent: string;
+	readonly trace: TraceLevel;
+	/** Cap on one message line, in bytes. */
+	readonly maxMessageBytes: number;
+}
+
+export interface ConfigProblem {
+	readonly key: string;
+	readonly message: string;
+}
+
+/**
+ * Parses raw setting values (as read from the editor, `undefined` when unset).
+ * Never throws: every problem is returned for the log, with the default used instead.
+ */
+export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config: Config; problems: ConfigProblem[] } {
+	const problems: ConfigProblem[] = [];
+	function read<K extends SettingKey>(key: K): z.infer<(typeof settingSchemas)[K]> {
+		const schema = settingSchemas[key];
+		const parsed = schema.safeParse(raw[key]);
+		if (parsed.success) {
+			return parsed.data as z.infer<(typeof settingSchemas)[K]>;
+		}
+		problems.push({ key: `agentLink.${key}`, message: `${parsed.error.issues[0]?.message ?? 'invalid value'}; using the default` });
+		return schema.parse(undefined) as z.infer<(typeof settingSchemas)[K]>;
+	}
+
+	const agents: Record<string, AgentDefinition> = {};
+	for (const [name, value] of Object.entries(read('agents'))) {
+		const parsed = agentDefinitionSchema.safeParse(value);
+		if (!name.trim()) {
+			problems.push({ key: 'agentLink.agents', message: 'an agent has an empty name; it was left out' });
+		} else if (parsed.success) {
+			agents[name] = Object.freeze(parsed.data);
+		} else {
+			const issue = parsed.error.issues[0];
+			const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
+			problems.push({ key: `agentLink.agents["${name}"]${where}`, message: `${issue?.message ?? 'invalid'}; this agent was left out` });
+		}
+	}
+
+	const config: Config = Object.freeze({
+		agents: Object.freeze(agents),
+		defaultAgent: read('defaultAgent').trim(),
+		trace: read('trace'),
+		maxMessageBytes: read('maxMessageSize') * 1024 * 1024,
+	});
+	return { config, problems };
+}

@@ -1,0 +1,341 @@
+/**
+ * Starts, watches, restarts and stops the one agent Agent Link talks to.
+ *
+ * Two lifetimes: the manager lives as long as the extension; each
+ * {@link RunningAgent} lives as long as one agent process, and everything a
+ * feature registers for that agent goes into its `disposables`, cleared on
+ * every stop and restart.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/log';
+import { agentChoices, type AgentChoice } from '../common/presets';
+import type { ClientCapabilities, ValidatedInitializeResponse } from '../common/protocol';
+import { RestartPolicy } from '../common/restartPolicy';
+import { WireTracer } from '../common/trace';
+import { CommandNotFoundError } from '../node/agentProcess';
+import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
+import { InvalidResponseError } from '../node/connection';
+import type { ConfigService } from './config';
+import type { ExtensionLog } from './log';
+
+export type AgentState =
+	| { readonly kind: 'stopped' }
+	| { readonly kind: 'starting'; readonly name: string }
+	| { readonly kind: 'ready'; readonly name: string; readonly pid: number | undefined }
+	| { readonly kind: 'crashed'; readonly name: string; readonly message: string; readonly restartingInMs?: number }
+	| { readonly kind: 'failed'; readonly name: string; readonly message: string };
+
+/** An agent process with its connection, alive from launch until stop or crash. */
+export interface RunningAgent {
+	readonly name: string;
+	readonly handle: AgentHandle;
+	readonly disposables: vscode.Disposable[];
+}
+
+/** An agent that completed `initialize`. */
+export interface ReadyAgent extends RunningAgent {
+	readonly initialized: ValidatedInitializeResponse;
+}
+
+/** A capability of the client, hooked into every agent's lifetime. */
+export interface AgentFeature {
+	/** Adds what this feature implements to `initialize`'s client capabilities. */
+	fillClientCapabilities?(capabilities: ClientCapabilities): void;
+	/** Before `initialize`: register request handlers on the connection. */
+	attach?(agent: RunningAgent): void;
+	/** After a successful `initialize`. */
+	initialized?(agent: ReadyAgent): void | Promise<void>;
+}
+
+const INITIALIZE_TIMEOUT_MS = 60_000;
+const DEACTIVATE_GRACE_MS = 1000;
+
+export class AgentManager implements vscode.Disposable {
+	private stateValue: AgentState = { kind: 'stopped' };
+	private running: RunningAgent | undefined;
+	private ready: ReadyAgent | undefined;
+	private lastChoice: AgentChoice | undefined;
+	private generation = 0;
+	private restartTimer: NodeJS.Timeout | undefined;
+	private readonly features: AgentFeature[] = [];
+	private readonly policy = new RestartPolicy();
+	private readonly stateEmitter = new vscode.EventEmitter<AgentState>();
+	private readonly readyEmitter = new vscode.EventEmitter<ReadyAgent>();
+	private readonly tracer: WireTracer;
+
+	readonly onDidChangeState = this.stateEmitter.event;
+	/** Fires each time an agent completes `initialize`. */
+	readonly onDidBecomeReady = this.readyEmitter.event;
+
+	constructor(
+		private readonly config: ConfigService,
+		private readonly log: ExtensionLog,
+		private readonly clientInfo: ClientInfo,
+	) {
+		this.tracer = new WireTracer(() => this.config.current.trace, (line) => this.log.wire(line));
+	}
+
+	get state(): AgentState {
+		return this.stateValue;
+	}
+
+	/** The agent that completed `initialize`, if one is running. */
+	get readyAgent(): ReadyAgent | undefined {
+		return this.ready;
+	}
+
+	get pid(): number | undefined {
+		return this.running?.handle.pid;
+	}
+
+	get currentChoice(): AgentChoice | undefined {
+		return this.lastChoice;
+	}
+
+	registerFeature(feature: AgentFeature): void {
+		this.features.push(feature);
+	}
+
+	/** Configured agents first, then the presets they do not replace. */
+	choices(): AgentChoice[] {
+		return agentChoices(this.config.current.agents);
+	}
+
+	findChoice(name: string): AgentChoice | undefined {
+		return this.choices().find((c) => c.name === name);
+	}
+
+	/** The client capabilities sent in `initialize`: only what the registered features implement. */
+	clientCapabilities(): ClientCapabilities {
+		const capabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+		for (const feature of this.features) {
+			feature.fillClientCapabilities?.(capabilities);
+		}
+		return capabilities;
+	}
+
+	/** Stops the current agent (if any) and starts `choice`. Resolves once it is ready or has failed. */
+	async start(choice: AgentChoice): Promise<void> {
+		this.policy.reset();
+		await this.launch(choice);
+	}
+
+	async restart(): Promise<void> {
+		if (!this.lastChoice) {
+			throw new Error('No agent has been started yet.');
+		}
+		this.policy.reset();
+		await this.launch(this.lastChoice);
+	}
+
+	/** Stops the agent and everything it started. */
+	async stop(graceMs?: number): Promise<void> {
+		this.generation++;
+		this.clearRestartTimer();
+		await this.teardown(graceMs);
+		this.setState({ kind: 'stopped' });
+	}
+
+	private async launch(choice: AgentChoice): Promise<void> {
+		const generation = ++this.generation;
+		this.clearRestartTimer();
+		await this.teardown();
+		if (generation !== this.generation) {
+			return;
+		}
+		this.lastChoice = choice;
+		this.setState({ kind: 'starting', name: choice.name });
+		const config = this.config.current;
+		let handle: AgentHandle;
+		try {
+			handle = await AgentHandle.launch({
+				definition: choice.definition,
+				defaultCwd: defaultCwd(),
+				maxLineBytes: config.maxMessageBytes,
+				log: this.log,
+				tracer: this.tracer,
+				install: choice.install,
+			});
+		} catch (error) {
+			if (generation === this.generation) {
+				this.fail(choice, error);
+			}
+			return;
+		}
+		if (generation !== this.generation) {
+			await handle.dispose();
+			return;
+		}
+		const running: RunningAgent = { name: choice.name, handle, disposables: [] };
+		this.running = running;
+		handle.connection.onDidClose((cause) => {
+			if (this.running === running) {
+				void this.onCrash(choice, running, cause);
+			}
+		});
+		for (const feature of this.features) {
+			feature.attach?.(running);
+		}
+		let initialized: ValidatedInitializeResponse;
+		try {
+			initialized = await withTimeout(
+				handle.initialize(this.clientInfo, this.clientCapabilities()),
+				INITIALIZE_TIMEOUT_MS,
+				`The agent did not answer initialize within ${INITIALIZE_TIMEOUT_MS / 1000} s.`,
+			);
+		} catch (error) {
+			if (generation !== this.generation || this.running !== running) {
+				return; // stopped, replaced, or the crash handler has it
+			}
+			if (error instanceof UnsupportedProtocolError || error instanceof InvalidResponseError || !handle.connection.isClosed) {
+				this.running = undefined;
+				disposeAll(running.disposables);
+				await handle.dispose();
+				this.fail(choice, error);
+			}
+			return;
+		}
+		if (generation !== this.generation || this.running !== running) {
+			return;
+		}
+		this.logHandshake(choice.name, initialized);
+		const ready: ReadyAgent = { ...running, initialized };
+		this.ready = ready;
+		this.setState({ kind: 'ready', name: choice.name, pid: handle.pid });
+		this.readyEmitter.fire(ready);
+		for (const feature of this.features) {
+			try {
+				await feature.initialized?.(ready);
+			} catch (error) {
+				this.log.error(`Setting up ${choice.name} failed: ${errorMessage(error)}`);
+			}
+		}
+	}
+
+	private async onCrash(choice: AgentChoice, running: RunningAgent, cause: Error): Promise<void> {
+		this.running = undefined;
+		this.ready = undefined;
+		disposeAll(running.disposables);
+		this.log.error(`${choice.name} stopped unexpectedly: ${cause.message}`);
+		await running.handle.dispose();
+		const generation = this.generation;
+		const decision = this.policy.onCrash(Date.now());
+		if (!decision.restart) {
+			const message = `${choice.name} was not restarted: ${decision.reason}. Last error: ${cause.message}`;
+			this.setState({ kind: 'failed', name: choice.name, message });
+			this.notify(`Agent Link: ${message}`, true);
+			return;
+		}
+		this.log.info(`Restarting ${choice.name} in ${decision.delayMs} ms (restart ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
+		this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs });
+		this.restartTimer = setTimeout(() => {
+			this.restartTimer = undefined;
+			if (generation === this.generation) {
+				void this.launch(choice);
+			}
+		}, decision.delayMs);
+	}
+
+	private fail(choice: AgentChoice, error: unknown): void {
+		const message = errorMessage(error);
+		this.log.error(`${choice.name} could not be started: ${message}`);
+		this.setState({ kind: 'failed', name: choice.name, message });
+		if (error instanceof CommandNotFoundError && error.install) {
+			void vscode.window.showErrorMessage(`Agent Link: ${choice.name} is not installed. ${message}`, 'Copy Install Command', 'Show Log').then((pick) => {
+				if (pick === 'Copy Install Command') {
+					void vscode.env.clipboard.writeText(error.install ?? '');
+				} else if (pick === 'Show Log') {
+					this.log.show();
+				}
+			});
+		} else {
+			this.notify(`Agent Link: ${choice.name} could not be started. ${message}`, false);
+		}
+	}
+
+	private notify(message: string, offerRestart: boolean): void {
+		const actions = offerRestart ? ['Show Log', 'Restart'] : ['Show Log'];
+		void vscode.window.showErrorMessage(message, ...actions).then((pick) => {
+			if (pick === 'Show Log') {
+				this.log.show();
+			} else if (pick === 'Restart') {
+				void this.restart();
+			}
+		});
+	}
+
+	private logHandshake(name: string, result: ValidatedInitializeResponse): void {
+		const info = result.agentInfo ? `${result.agentInfo.title ?? result.agentInfo.name} ${result.agentInfo.version}` : 'no agent info';
+		this.log.info(`${name} is ready: ACP protocol ${result.protocolVersion}, ${info}.`);
+		this.log.info(`Agent capabilities: ${JSON.stringify(result.agentCapabilities ?? {})}`);
+		this.log.info(`Client capabilities: ${JSON.stringify(this.clientCapabilities())}`);
+		const methods = (result.authMethods ?? []).map((m) => `${m.name} (${m.type ?? 'agent'})`);
+		this.log.info(`Auth methods: ${methods.length > 0 ? methods.join(', ') : 'none'}`);
+	}
+
+	private async teardown(graceMs?: number): Promise<void> {
+		const running = this.running;
+		this.running = undefined;
+		this.ready = undefined;
+		if (running) {
+			disposeAll(running.disposables);
+			this.log.info(`Stopping ${running.name} (pid ${String(running.handle.pid)}).`);
+			await running.handle.dispose(graceMs);
+		}
+	}
+
+	private clearRestartTimer(): void {
+		if (this.restartTimer) {
+			clearTimeout(this.restartTimer);
+			this.restartTimer = undefined;
+		}
+	}
+
+	private setState(state: AgentState): void {
+		this.stateValue = state;
+		this.stateEmitter.fire(state);
+	}
+
+	/** Deactivation: end the agent's process tree quickly. */
+	async shutdown(): Promise<void> {
+		await this.stop(DEACTIVATE_GRACE_MS);
+	}
+
+	dispose(): void {
+		void this.shutdown();
+		this.stateEmitter.dispose();
+		this.readyEmitter.dispose();
+	}
+}
+
+function defaultCwd(): string {
+	const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+	return folder?.uri.fsPath ?? os.homedir();
+}
+
+function disposeAll(disposables: vscode.Disposable[]): void {
+	for (const d of disposables.splice(0)) {
+		try {
+			d.dispose();
+		} catch {
+			// keep disposing the rest
+		}
+	}
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(message)), ms);
+		work.then(
+			(v) => {
+				clearTimeout(timer);
+				resolve(v);
+			},
+			(e: unknown) => {
+				clearTimeout(timer);
+				reject(e);
+			},
+		);
+	});
+}

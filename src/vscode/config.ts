@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import { parseConfig, settingSchemas, type Config, type SettingKey } from '../common/config';
+import type { Logger } from '../common/log';
+
+/**
+ * Settings that make the editor run a program are read from user (and remote
+ * machine) settings only: a folder's `.vscode/settings.json` comes with
+ * whatever repository was cloned and must never choose a command.
+ */
+const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'maxMessageSize']);
+
+export class ConfigService implements vscode.Disposable {
+	private snapshot: Config;
+	private readonly emitter = new vscode.EventEmitter<Config>();
+	private readonly listener: vscode.Disposable;
+	private readonly warned = new Set<string>();
+
+	readonly onDidChange = this.emitter.event;
+
+	constructor(private readonly log: Logger) {
+		this.snapshot = this.read();
+		this.listener = vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration('agentLink')) {
+				this.snapshot = this.read();
+				this.emitter.fire(this.snapshot);
+			}
+		});
+	}
+
+	get current(): Config {
+		return this.snapshot;
+	}
+
+	private read(): Config {
+		const section = vscode.workspace.getConfiguration('agentLink');
+		const raw: Partial<Record<SettingKey, unknown>> = {};
+		for (const key of Object.keys(settingSchemas) as SettingKey[]) {
+			if (USER_ONLY.has(key)) {
+				const inspected = section.inspect(key);
+				raw[key] = inspected?.globalValue;
+				if ((inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) && !this.warned.has(key)) {
+					this.warned.add(key);
+					this.log.warn(`agentLink.${key} is set in workspace settings; it is only read from user settings, so that a workspace cannot make the editor run a program.`);
+				}
+			} else {
+				raw[key] = section.get(key);
+			}
+		}
+		const { config, problems } = parseConfig(raw);
+		for (const problem of problems) {
+			this.log.warn(`Setting ${problem.key}: ${problem.message}`);
+		}
+		return config;
+	}
+
+	dispose(): void {
+		this.listener.dispose();
+		this.emitter.dispose();
+	}
+}

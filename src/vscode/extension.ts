@@ -1,0 +1,81 @@
+/**
+ * Agent Link's entry point. Activation wires the features together; every piece
+ * is a small class with `dispose()`, owned by the extension's subscriptions.
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../common/log';
+import { AgentManager, type AgentState } from './agentManager';
+import { registerCommands } from './commands';
+import { ConfigService } from './config';
+import { ExtensionLog } from './log';
+import { AgentStatusBar } from './statusBar';
+
+/** What `activate` returns: the extension's public surface, used by tests and other extensions. */
+export interface AgentLinkApi {
+	readonly agents: AgentManager;
+	readonly statusBarText: () => string;
+	/** Recent log lines, newest last. */
+	readonly recentLog: () => readonly string[];
+}
+
+let manager: AgentManager | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<AgentLinkApi> {
+	const log = new ExtensionLog();
+	context.subscriptions.push(log);
+	try {
+		return await setUp(context, log);
+	} catch (error) {
+		// VS Code does not show activation failures itself.
+		log.error(`Activation failed: ${errorMessage(error)}`);
+		void vscode.window.showErrorMessage(`Agent Link could not start: ${errorMessage(error)}`, 'Show Log').then((pick) => {
+			if (pick) {
+				log.show();
+			}
+		});
+		throw error;
+	}
+}
+
+async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promise<AgentLinkApi> {
+	const config = new ConfigService(log);
+	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+	const agents = new AgentManager(config, log, { name: 'agent-link', title: 'Agent Link', version });
+	manager = agents;
+	const statusBar = new AgentStatusBar(agents);
+	context.subscriptions.push(config, agents, statusBar, ...registerCommands(agents, log));
+	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
+	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
+
+	startDefaultAgent(agents, config, log);
+	context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => startDefaultAgent(agents, config, log)));
+
+	return {
+		agents,
+		statusBarText: () => statusBar.text,
+		recentLog: () => log.recent.snapshot(),
+	};
+}
+
+/** `agentLink.defaultAgent` starts on activation, in a trusted workspace only. */
+function startDefaultAgent(agents: AgentManager, config: ConfigService, log: ExtensionLog): void {
+	const name = config.current.defaultAgent;
+	if (!name || agents.state.kind !== 'stopped') {
+		return;
+	}
+	if (!vscode.workspace.isTrusted) {
+		log.info(`Not starting the default agent "${name}": the workspace is not trusted. Use "Agent Link: Select Agent" to start it anyway.`);
+		return;
+	}
+	const choice = agents.findChoice(name);
+	if (!choice) {
+		log.warn(`agentLink.defaultAgent is "${name}", but no configured agent or preset has that name.`);
+		return;
+	}
+	void agents.start(choice);
+}
+
+export async function deactivate(): Promise<void> {
+	await manager?.shutdown();
+	manager = undefined;
+}

@@ -23,6 +23,8 @@ export const settingSchemas = {
 	defaultAgent: z._default(z.string(), ''),
 	trace: z._default(traceSchema, 'off'),
 	maxMessageSize: z._default(z.int().check(z.minimum(1), z.maximum(1024)), 64),
+	'nes.enabled': z._default(z.boolean(), true),
+	'nes.maxFileSize': z._default(z.number().check(z.positive(), z.maximum(1024)), 2),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -34,6 +36,11 @@ export interface Config {
 	readonly trace: TraceLevel;
 	/** Cap on one message line, in bytes. */
 	readonly maxMessageBytes: number;
+	readonly nes: {
+		readonly enabled: boolean;
+		/** Documents larger than this are never sent to an NES agent. */
+		readonly maxFileBytes: number;
+	};
 }
 
 export interface ConfigProblem {
@@ -76,6 +83,10 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		defaultAgent: read('defaultAgent').trim(),
 		trace: read('trace'),
 		maxMessageBytes: read('maxMessageSize') * 1024 * 1024,
+		nes: Object.freeze({
+			enabled: read('nes.enabled'),
+			maxFileBytes: Math.round(read('nes.maxFileSize') * 1024 * 1024),
+		}),
 	});
 	return { config, problems };
 }

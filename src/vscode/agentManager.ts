@@ -12,6 +12,7 @@ import { errorMessage } from '../common/log';
 import { agentChoices, type AgentChoice } from '../common/presets';
 import type { ClientCapabilities, ValidatedInitializeResponse } from '../common/protocol';
 import { RestartPolicy } from '../common/restartPolicy';
+import { SessionRegistry } from '../common/sessions';
 import { WireTracer } from '../common/trace';
 import { CommandNotFoundError } from '../node/agentProcess';
 import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
@@ -31,6 +32,8 @@ export interface RunningAgent {
 	readonly name: string;
 	readonly handle: AgentHandle;
 	readonly disposables: vscode.Disposable[];
+	/** Sessions this client created with this agent. */
+	readonly sessions: SessionRegistry;
 }
 
 /** An agent that completed `initialize`. */
@@ -46,9 +49,12 @@ export interface AgentFeature {
 	attach?(agent: RunningAgent): void;
 	/** After a successful `initialize`. */
 	initialized?(agent: ReadyAgent): void | Promise<void>;
+	/** Before a healthy agent is stopped on purpose, while its connection still works (bounded in time). */
+	beforeStop?(agent: ReadyAgent): Promise<void>;
 }
 
 const INITIALIZE_TIMEOUT_MS = 60_000;
+const BEFORE_STOP_TIMEOUT_MS = 1000;
 const DEACTIVATE_GRACE_MS = 1000;
 
 export class AgentManager implements vscode.Disposable {
@@ -167,7 +173,7 @@ export class AgentManager implements vscode.Disposable {
 			await handle.dispose();
 			return;
 		}
-		const running: RunningAgent = { name: choice.name, handle, disposables: [] };
+		const running: RunningAgent = { name: choice.name, handle, disposables: [], sessions: new SessionRegistry() };
 		this.running = running;
 		handle.connection.onDidClose((cause) => {
 			if (this.running === running) {
@@ -217,6 +223,7 @@ export class AgentManager implements vscode.Disposable {
 		this.running = undefined;
 		this.ready = undefined;
 		disposeAll(running.disposables);
+		running.sessions.clear();
 		this.log.error(`${choice.name} stopped unexpectedly: ${cause.message}`);
 		await running.handle.dispose();
 		const generation = this.generation;
@@ -276,9 +283,20 @@ export class AgentManager implements vscode.Disposable {
 
 	private async teardown(graceMs?: number): Promise<void> {
 		const running = this.running;
+		const ready = this.ready;
 		this.running = undefined;
 		this.ready = undefined;
+		if (ready && !ready.handle.connection.isClosed) {
+			await Promise.all(
+				this.features.map((feature) =>
+					feature.beforeStop
+						? withTimeout(feature.beforeStop(ready), BEFORE_STOP_TIMEOUT_MS, 'timed out').catch((error: unknown) => this.log.debug(`Before stopping ${ready.name}: ${errorMessage(error)}`))
+						: undefined,
+				),
+			);
+		}
 		if (running) {
+			running.sessions.clear();
 			disposeAll(running.disposables);
 			this.log.info(`Stopping ${running.name} (pid ${String(running.handle.pid)}).`);
 			await running.handle.dispose(graceMs);

@@ -8,11 +8,13 @@ import { AgentManager, type AgentState } from './agentManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { ExtensionLog } from './log';
+import { NesSessionManager } from './nes/nesSession';
 import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
 export interface AgentLinkApi {
 	readonly agents: AgentManager;
+	readonly nes: NesSessionManager;
 	readonly statusBarText: () => string;
 	/** Recent log lines, newest last. */
 	readonly recentLog: () => readonly string[];
@@ -43,7 +45,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const agents = new AgentManager(config, log, { name: 'agent-link', title: 'Agent Link', version });
 	manager = agents;
 	const statusBar = new AgentStatusBar(agents);
-	context.subscriptions.push(config, agents, statusBar, ...registerCommands(agents, log));
+	const nes = new NesSessionManager(agents, config, log);
+	context.subscriptions.push(config, agents, statusBar, nes, ...registerCommands(agents, log));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
 	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
 
@@ -52,6 +55,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 
 	return {
 		agents,
+		nes,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};

@@ -1,0 +1,65 @@
+// Helpers shared by the in-editor suites.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentLinkApi } from '../../../src/vscode/extension';
+import type { AgentState } from '../../../src/vscode/agentManager';
+
+export const EXTENSION_ID = 'agent-link.agent-link';
+
+/** The repository root: the nearest folder above the bundled suite file that has the extension's package.json. */
+export const repoRoot = (() => {
+	let dir = __dirname;
+	while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) {
+		dir = path.dirname(dir);
+	}
+	return dir;
+})();
+export const fixtureAgent = (name: string) => path.join(repoRoot, 'test', 'fixtures', 'agents', name);
+
+export async function api(): Promise<AgentLinkApi> {
+	const ext = vscode.extensions.getExtension<AgentLinkApi>(EXTENSION_ID);
+	if (!ext) {
+		throw new Error(`${EXTENSION_ID} is not installed in this VS Code`);
+	}
+	return ext.activate();
+}
+
+/** Resolves with the first state (current or future) that satisfies `predicate`. */
+export function waitForState(a: AgentLinkApi, predicate: (s: AgentState) => boolean, timeoutMs = 30_000): Promise<AgentState> {
+	if (predicate(a.agents.state)) {
+		return Promise.resolve(a.agents.state);
+	}
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			sub.dispose();
+			reject(new Error(`timed out waiting for agent state; last: ${JSON.stringify(a.agents.state)}`));
+		}, timeoutMs);
+		const sub = a.agents.onDidChangeState((s) => {
+			if (predicate(s)) {
+				clearTimeout(timer);
+				sub.dispose();
+				resolve(s);
+			}
+		});
+	});
+}
+
+export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline) {
+			throw new Error(`timed out waiting for ${what}`);
+		}
+		await new Promise((r) => setTimeout(r, 25));
+	}
+}
+
+export function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}

@@ -52,8 +52,8 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['**/*.mjs', '**/*.js'],
-		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' } },
+		files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+		languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
 );

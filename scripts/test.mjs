@@ -5,10 +5,11 @@
 //   protocol     the real client against scripted agent processes (node:test)
 //   vscode       the suites inside a real VS Code (code-server + headless Chromium), on the minimum
 //                supported VS Code and the newest available
-// Flags: --tier=unit,protocol,vscode (default: all), --target=min,latest (default: both).
+// Flags: --tier=static,unit,protocol,vscode (default: all), --target=min,latest (default: both),
+//        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs).
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,52 +68,49 @@ for (const tier of ['unit', 'protocol']) {
 if (tiers.includes('vscode')) {
 	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
 	const { runTests } = await import('../test/vscode/runner/run.mjs');
-	const fixtures = join(root, 'test', 'fixtures');
+	const { suites, sharedAgents } = await import('../test/vscode/suites.mjs');
+	const only = arg('suite', undefined);
 	const node = process.execPath;
-	const agents = {
-		'SDK Example Agent': { command: node, args: [join(root, 'node_modules', 'acp-sdk-1-9', 'dist', 'examples', 'agent.js')] },
-		'Fixture Agent': { command: node, args: [join(fixtures, 'agents', 'well-behaved.mjs')], env: { AGENT_LINK_FIXTURE: JSON.stringify({ spawnChild: true }) } },
-		'Crash Agent': { command: node, args: [join(fixtures, 'agents', 'crash-agent.mjs')] },
-		'Garbage Agent': { command: node, args: [join(fixtures, 'agents', 'garbage-agent.mjs')] },
-		'Exits At Once': { command: node, args: ['-e', "process.stderr.write('cannot start\\n'); process.exit(4)"] },
-		'Missing Agent': { command: 'agent-link-missing-command' },
+	const fixtures = join(root, 'test', 'fixtures');
+	const ctx = {
+		root,
+		node,
+		fixtures,
+		fixtureAgent: (script, options = {}) => ({ command: node, args: [join(fixtures, 'agents', script)], env: { AGENT_LINK_FIXTURE: JSON.stringify(options) } }),
 	};
-	const suites = [
-		{ suite: 'main', trust: false, settings: { 'agentLink.trace': 'messages' } },
-		{ suite: 'untrusted', trust: true, settings: { 'agentLink.defaultAgent': 'Fixture Agent' } },
-	];
 	for (const target of targets) {
 		await ensureVSCode(target);
-		for (const { suite, trust, settings } of suites) {
+		for (const suite of suites.filter((s) => !only || only.includes(s.name))) {
 			const scratch = mkdtempSync(join(tmpdir(), 'agent-link-it-'));
+			// Spaces in the path on purpose: every path the extension handles must survive them.
 			const workspace = join(scratch, 'workspace with space');
-			mkdirSync(join(workspace, '.vscode'), { recursive: true });
-			// A cloned repository trying to make the editor run its own program.
-			const marker = join(workspace, 'pwned.txt');
-			const evil = { command: node, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] };
-			writeFileSync(
-				join(workspace, '.vscode', 'settings.json'),
-				JSON.stringify({ 'agentLink.agents': { 'Workspace Agent': evil, 'Fixture Agent': evil }, 'agentLink.defaultAgent': suite === 'main' ? 'Workspace Agent' : undefined, 'agentLink.maxMessageSize': 1 }, null, 2),
-			);
-			writeFileSync(join(workspace, 'hello.ts'), 'export const hello = 1;\n');
-			const resultsFile = join(scratch, 'results.json');
-			let code;
-			try {
-				code = await runTests({
-					target,
-					extensionDevelopmentPath: root,
-					extensionTestsPath: join(root, 'out', 'test', 'vscode', 'suite', 'index.js'),
-					workspace,
-					workspaceTrust: trust,
-					userSettings: { 'agentLink.agents': agents, ...settings },
-					env: { AGENT_LINK_TEST_SUITE: suite, AGENT_LINK_TEST_RESULTS: resultsFile },
-				});
-			} catch (error) {
-				console.error(error);
-				code = 2;
+			mkdirSync(workspace, { recursive: true });
+			suite.prepare?.(workspace, ctx);
+			const extra = suite.settings?.(ctx) ?? {};
+			const userSettings = { ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
+			const phases = suite.phases ?? 1;
+			for (let phase = 1; phase <= phases; phase++) {
+				const resultsFile = join(scratch, `results-${phase}.json`);
+				const label = `vscode ${target} (${suite.name}${phases > 1 ? ` phase ${phase}` : ''})`;
+				let code;
+				try {
+					code = await runTests({
+						target,
+						extensionDevelopmentPath: root,
+						extensionTestsPath: join(root, 'out', 'test', 'vscode', 'suite', 'index.js'),
+						workspace,
+						workspaceTrust: suite.trust ?? false,
+						profileDir: phases > 1 ? join(scratch, 'profile') : undefined,
+						userSettings,
+						env: { AGENT_LINK_TEST_SUITE: suite.name, AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },
+					});
+				} catch (error) {
+					console.error(error);
+					code = 2;
+				}
+				const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { passes: 0, failures: 0, pending: 0 };
+				record(label, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code);
 			}
-			const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { passes: 0, failures: 0, pending: 0 };
-			record(`vscode ${target} (${suite})`, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code);
 			rmSync(scratch, { recursive: true, force: true });
 		}
 	}
@@ -120,7 +118,7 @@ if (tiers.includes('vscode')) {
 
 console.log('\nTests by tier:');
 for (const r of results) {
-	console.log(`  ${r.tier.padEnd(28)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+	console.log(`  ${r.tier.padEnd(36)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -168,6 +168,7 @@ describe('Agent Link: agents', function () {
 		const { pid, childPid } = await pids(a);
 		const ext = vscode.extensions.getExtension('agent-link.agent-link')!;
 		// The module VS Code loaded: require shares its cache with the extension host's loader.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const main = require(path.join(ext.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };
 
 		assert.equal(path.resolve(ext.extensionPath), repoRoot);

@@ -1,0 +1,70 @@
+// The suites that run inside a real VS Code, one VS Code window each. scripts/test.mjs runs every
+// suite on every target (min, latest). A suite is the mocha files in test/vscode/suite/<name>/.
+//
+// Descriptor fields:
+//   name        folder under test/vscode/suite/
+//   trust       true: Workspace Trust on and the folder untrusted (default: trust off)
+//   settings    (ctx) => extra user settings (merged over the shared agent definitions)
+//   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
+//   phases      number of consecutive runs sharing one VS Code profile (storage kept across
+//               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
+// ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Agents every suite can select by name. */
+export function sharedAgents(ctx) {
+	return {
+		'SDK Example Agent': { command: ctx.node, args: [join(ctx.root, 'node_modules', 'acp-sdk-1-9', 'dist', 'examples', 'agent.js')] },
+		'Fixture Agent': ctx.fixtureAgent('well-behaved.mjs', { spawnChild: true }),
+		'Crash Agent': ctx.fixtureAgent('crash-agent.mjs'),
+		'Garbage Agent': ctx.fixtureAgent('garbage-agent.mjs'),
+		'Exits At Once': { command: ctx.node, args: ['-e', "process.stderr.write('cannot start\\n'); process.exit(4)"] },
+		'Missing Agent': { command: 'agent-link-missing-command' },
+	};
+}
+
+export const suites = [
+	{
+		name: 'main',
+		settings: () => ({ 'agentLink.trace': 'messages' }),
+		prepare(workspace, ctx) {
+			// A cloned repository trying to make the editor run its own program.
+			const marker = join(workspace, 'pwned.txt');
+			const evil = { command: ctx.node, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`] };
+			mkdirSync(join(workspace, '.vscode'), { recursive: true });
+			writeFileSync(
+				join(workspace, '.vscode', 'settings.json'),
+				JSON.stringify({ 'agentLink.agents': { 'Workspace Agent': evil, 'Fixture Agent': evil }, 'agentLink.defaultAgent': 'Workspace Agent', 'agentLink.maxMessageSize': 1 }, null, 2),
+			);
+			writeFileSync(join(workspace, 'hello.ts'), 'export const hello = 1;\n');
+		},
+	},
+	{
+		name: 'untrusted',
+		trust: true,
+		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
+	},
+	{
+		name: 'nes-session',
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'NES Merged': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { document: { didOpen: {} } } } } }),
+				'NES Seed': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { didOpen: {} } } } }),
+				'NES Auth': ctx.fixtureAgent('well-behaved.mjs', {
+					agentCapabilities: { nes: { events: { document: {} } } },
+					nesAuthRequired: true,
+					authMethods: [{ id: 'browser-login', name: 'Log in with a browser', description: 'Opens a browser' }],
+				}),
+				'NES Invalid': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { document: { didChange: { syncKind: 'sometimes' } } } } } }),
+			},
+		}),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'main.ts'), 'export {};\n');
+			const git = (...args) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
+			git('init', '-q');
+			git('remote', 'add', 'origin', 'https://example.com/alice/my-app.git');
+		},
+	},
+];

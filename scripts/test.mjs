@@ -86,7 +86,7 @@ if (tiers.includes('vscode')) {
 			const workspace = join(scratch, 'workspace with space');
 			mkdirSync(workspace, { recursive: true });
 			suite.prepare?.(workspace, ctx);
-			const extra = suite.settings?.(ctx) ?? {};
+			const extra = suite.settings?.({ ...ctx, workspace }) ?? {};
 			const userSettings = { ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
 			const phases = suite.phases ?? 1;
 			for (let phase = 1; phase <= phases; phase++) {

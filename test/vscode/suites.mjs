@@ -8,7 +8,7 @@
 //   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
-// ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }
+// ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +50,10 @@ export const suites = [
 		name: 'nes-session',
 		settings: (ctx) => ({
 			'agentLink.agents': {
-				'NES Merged': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { document: { didOpen: {} } } } } }),
+				'NES Merged': ctx.fixtureAgent('well-behaved.mjs', {
+					agentCapabilities: { nes: { events: { document: { didOpen: {} } } } },
+					logFile: join(ctx.workspace, '.agent-messages.jsonl'),
+				}),
 				'NES Seed': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { didOpen: {} } } } }),
 				'NES Auth': ctx.fixtureAgent('well-behaved.mjs', {
 					agentCapabilities: { nes: { events: { document: {} } } },

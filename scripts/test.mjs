@@ -14,7 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ensureDependencies } from './bootstrap.mjs';
+
 const root = fileURLToPath(new URL('..', import.meta.url));
+ensureDependencies();
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',') ?? fallback;
 const tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode']);
 const targets = arg('target', ['min', 'latest']);

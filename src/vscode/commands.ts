@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { describeCommand, type AgentChoice } from '../common/presets';
+import { resolveCommand } from '../node/agentProcess';
 import type { AgentManager } from './agentManager';
 import type { ExtensionLog } from './log';
 
@@ -52,14 +53,19 @@ async function pickAgent(manager: AgentManager): Promise<AgentChoice | undefined
 	const current = manager.state.kind === 'stopped' ? undefined : manager.currentChoice?.name;
 	const items: ChoiceItem[] = [];
 	const choices = manager.choices();
+	const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+	// Say up front which presets are not installed, instead of failing after the pick.
+	const installed = new Map(
+		await Promise.all(choices.map(async (c) => [c.name, (await resolveCommand(c.definition.command, { ...process.env, ...c.definition.env }, c.definition.cwd ?? cwd)) !== undefined] as const)),
+	);
 	const user = choices.filter((c) => c.source === 'user');
 	const presets = choices.filter((c) => c.source === 'preset');
 	if (user.length > 0) {
 		items.push({ label: 'Configured agents', kind: vscode.QuickPickItemKind.Separator });
-		items.push(...user.map((c) => toItem(c, current)));
+		items.push(...user.map((c) => toItem(c, current, installed.get(c.name) ?? true)));
 	}
 	items.push({ label: 'Presets', kind: vscode.QuickPickItemKind.Separator });
-	items.push(...presets.map((c) => toItem(c, current)));
+	items.push(...presets.map((c) => toItem(c, current, installed.get(c.name) ?? true)));
 	items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
 	items.push({ label: '$(gear) Configure agents…', description: 'agentLink.agents in user settings', configure: true });
 	const pick = await vscode.window.showQuickPick(items, {
@@ -75,11 +81,17 @@ async function pickAgent(manager: AgentManager): Promise<AgentChoice | undefined
 	return pick?.choice;
 }
 
-function toItem(choice: AgentChoice, current: string | undefined): ChoiceItem {
+function toItem(choice: AgentChoice, current: string | undefined, installed: boolean): ChoiceItem {
+	let detail: string | undefined;
+	if (!installed) {
+		detail = choice.install ? `$(warning) Not installed. Install with: ${choice.install}` : `$(warning) "${choice.definition.command}" was not found on PATH`;
+	} else if (choice.source === 'preset') {
+		detail = 'Preset';
+	}
 	return {
 		label: `${choice.name === current ? '$(check) ' : ''}${choice.name}`,
 		description: describeCommand(choice.definition),
-		detail: choice.source === 'preset' ? `Preset · install: ${choice.install ?? ''}` : undefined,
+		detail,
 		choice,
 	};
 }

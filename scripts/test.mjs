@@ -83,7 +83,7 @@ if (tiers.includes('vscode')) {
 	};
 	for (const target of targets) {
 		await ensureVSCode(target);
-		for (const suite of suites.filter((s) => !only || only.includes(s.name))) {
+		for (const suite of suites.filter((s) => (only ? only.includes(s.name) : !s.bench))) {
 			const scratch = mkdtempSync(join(tmpdir(), 'agent-link-it-'));
 			// Spaces in the path on purpose: every path the extension handles must survive them.
 			const workspace = join(scratch, 'workspace with space');

@@ -7,7 +7,9 @@ import { errorMessage } from '../common/log';
 import { AgentManager, type AgentState } from './agentManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
+import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
+import { DocumentSync } from './nes/documentSync';
 import { NesSessionManager } from './nes/nesSession';
 import { AgentStatusBar } from './statusBar';
 
@@ -15,18 +17,28 @@ import { AgentStatusBar } from './statusBar';
 export interface AgentLinkApi {
 	readonly agents: AgentManager;
 	readonly nes: NesSessionManager;
+	/** NES document events of the current session: what the agent was told is open. */
+	readonly documentSync: DocumentSync;
+	/** Client editor state (`workspace/open_documents` …) as agents see it. */
+	readonly editorState: EditorStateFeature;
 	readonly statusBarText: () => string;
 	/** Recent log lines, newest last. */
 	readonly recentLog: () => readonly string[];
+	/** How long `activate` took, in milliseconds. */
+	readonly activationMs: number;
 }
 
 let manager: AgentManager | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentLinkApi> {
+	const started = performance.now();
 	const log = new ExtensionLog();
 	context.subscriptions.push(log);
 	try {
-		return await setUp(context, log);
+		const api = await setUp(context, log);
+		const activationMs = performance.now() - started;
+		log.debug(`Activated in ${activationMs.toFixed(1)} ms.`);
+		return { ...api, activationMs };
 	} catch (error) {
 		// VS Code does not show activation failures itself.
 		log.error(`Activation failed: ${errorMessage(error)}`);
@@ -39,13 +51,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentL
 	}
 }
 
-async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promise<AgentLinkApi> {
+async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promise<Omit<AgentLinkApi, 'activationMs'>> {
 	const config = new ConfigService(log);
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 	const agents = new AgentManager(config, log, { name: 'agent-link', title: 'Agent Link', version });
 	manager = agents;
 	const statusBar = new AgentStatusBar(agents);
 	const nes = new NesSessionManager(agents, config, log);
+	const documentSync = new DocumentSync(nes, config, log);
+	context.subscriptions.push(documentSync);
+	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
+	context.subscriptions.push(editorState);
 	context.subscriptions.push(config, agents, statusBar, nes, ...registerCommands(agents, log));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
 	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
@@ -56,6 +72,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	return {
 		agents,
 		nes,
+		documentSync,
+		editorState,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};

@@ -6,6 +6,7 @@
 //   trust       true: Workspace Trust on and the folder untrusted (default: trust off)
 //   settings    (ctx) => extra user settings (merged over the shared agent definitions)
 //   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
+//   bench       true: a benchmark, run only when named with --suite
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
@@ -69,5 +70,9 @@ export const suites = [
 			git('init', '-q');
 			git('remote', 'add', 'origin', 'https://example.com/alice/my-app.git');
 		},
+	},
+	{
+		name: 'bench-activation',
+		bench: true,
 	},
 ];

@@ -10,6 +10,7 @@ import { ConfigService } from './config';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
 import { DocumentSync } from './nes/documentSync';
+import { DocumentSync } from './nes/documentSync';
 import { NesSessionManager } from './nes/nesSession';
 import { AgentStatusBar } from './statusBar';
 
@@ -17,6 +18,8 @@ import { AgentStatusBar } from './statusBar';
 export interface AgentLinkApi {
 	readonly agents: AgentManager;
 	readonly nes: NesSessionManager;
+	/** NES document events of the current session: what the agent was told is open. */
+	readonly documentSync: DocumentSync;
 	/** NES document events of the current session: what the agent was told is open. */
 	readonly documentSync: DocumentSync;
 	/** Client editor state (`workspace/open_documents` …) as agents see it. */
@@ -60,6 +63,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const nes = new NesSessionManager(agents, config, log);
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
+	const documentSync = new DocumentSync(nes, config, log);
+	context.subscriptions.push(documentSync);
 	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
 	context.subscriptions.push(editorState);
 	context.subscriptions.push(config, agents, statusBar, nes, ...registerCommands(agents, log));
@@ -72,6 +77,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	return {
 		agents,
 		nes,
+		documentSync,
 		documentSync,
 		editorState,
 		statusBarText: () => statusBar.text,

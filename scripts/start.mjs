@@ -4,6 +4,7 @@
 // and print the URL to open in a browser. Ctrl+C stops the server and everything it started.
 //
 //   npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--skip-build] [--fresh] [--verbose]
+//                [--extension <dir>]   (another extension folder instead of this repository)
 //
 // How the extension is loaded: through the workbench URL's payload
 // `[["extensionDevelopmentPath","vscode-remote://127.0.0.1:PORT/<repo>"]]` (the same mechanism the
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     target: { type: 'string' },
     port: { type: 'string', default: '8080' },
     folder: { type: 'string' },
+    extension: { type: 'string' },
     'skip-build': { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
@@ -37,7 +39,7 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write('usage: npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--skip-build] [--fresh] [--verbose]\n');
+  process.stdout.write('usage: npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--extension <dir>] [--skip-build] [--fresh] [--verbose]\n');
   process.exit(0);
 }
 
@@ -87,19 +89,23 @@ async function main() {
   const folder = path.resolve(values.folder ?? process.cwd());
   if (!existsSync(folder)) throw new Error(`--folder ${folder} does not exist`);
 
-  const tempDir = values.fresh ? await fs.mkdtemp(path.join(os.tmpdir(), 'agent-link-start-')) : undefined;
-  const dataDir = tempDir ?? path.join(cacheRoot(), `start-profile-${target}`);
+  // always a private temp dir: the server's TMPDIR (its vscode-ipc/vscode-git sockets), plus the
+  // whole profile with --fresh
+  const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-link-start-'));
+  const dataDir = values.fresh ? path.join(tempDir, 'profile') : path.join(cacheRoot(), `start-profile-${target}`);
   const server = await startServer({
     target,
     dataDir,
+    tmpDir: path.join(tempDir, 'tmp'),
     port,
     workspaceTrust: true, // behave like a normal VS Code: trust prompts and restricted mode apply
     keepExistingSettings: true, // settings changed in the UI survive restarts
     echo: values.verbose,
   });
 
-  const url = workbenchUrl(server.port, folder, [['extensionDevelopmentPath', remoteUri(server.port, REPO_ROOT)]]);
-  process.stdout.write(`\nVS Code ${server.install.vscodeVersion} (code-server ${server.install.version}) is running with the extension from ${REPO_ROOT}\n`
+  const extension = path.resolve(values.extension ?? REPO_ROOT);
+  const url = workbenchUrl(server.port, folder, [['extensionDevelopmentPath', remoteUri(server.port, extension)]]);
+  process.stdout.write(`\nVS Code ${server.install.vscodeVersion} (code-server ${server.install.version}) is running with the extension from ${extension}\n`
     + `Open this URL in a browser (on another machine, forward port ${server.port} first, e.g. ssh -L ${server.port}:127.0.0.1:${server.port}):\n\n`
     + `  ${url}\n\nPress Ctrl+C to stop.\n`);
 
@@ -109,7 +115,7 @@ async function main() {
     stopping = true;
     log('stopping VS Code server');
     await server.stop();
-    if (tempDir) await fs.rm(tempDir, { recursive: true, force: true }).catch(() => {});
+    await fs.rm(tempDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }).catch(() => {});
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));

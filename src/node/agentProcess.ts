@@ -4,6 +4,7 @@
  */
 import { spawn as crossSpawn } from 'cross-spawn';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import which from 'which';
@@ -213,12 +214,45 @@ function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
 	}
 }
 
-function groupAlive(pid: number): boolean {
+/**
+ * Whether any process of the group still runs. Exited processes that nobody has
+ * reaped yet (zombies, common in containers whose init does not reap) still
+ * answer signals; on Linux they are told apart through /proc.
+ */
+function groupAlive(pgid: number): boolean {
 	try {
-		process.kill(-pid, 0);
-		return true;
+		process.kill(-pgid, 0);
 	} catch {
 		return false;
+	}
+	if (process.platform !== 'linux') {
+		return true;
+	}
+	try {
+		for (const entry of fs.readdirSync('/proc')) {
+			if (!/^\d+$/.test(entry)) {
+				continue;
+			}
+			const stat = procStat(Number(entry));
+			if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') {
+				return true;
+			}
+		}
+		return false;
+	} catch {
+		return true;
+	}
+}
+
+/** State and process group of a process, from /proc/<pid>/stat (Linux). */
+export function procStat(pid: number): { state: string; pgrp: number } | undefined {
+	try {
+		const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		// The command name is in parentheses and may contain spaces: read after the last ')'.
+		const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+		return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+	} catch {
+		return undefined;
 	}
 }
 

@@ -220,28 +220,32 @@ export class AgentManager implements vscode.Disposable {
 	}
 
 	private async onCrash(choice: AgentChoice, running: RunningAgent, cause: Error): Promise<void> {
+		// Decide and show the new state before awaiting anything: a stop or another start may come
+		// in while the old process is being ended, and must win.
+		const generation = this.generation;
 		this.running = undefined;
 		this.ready = undefined;
 		disposeAll(running.disposables);
 		running.sessions.clear();
 		this.log.error(`${choice.name} stopped unexpectedly: ${cause.message}`);
-		await running.handle.dispose();
-		const generation = this.generation;
 		const decision = this.policy.onCrash(Date.now());
 		if (!decision.restart) {
 			const message = `${choice.name} was not restarted: ${decision.reason}. Last error: ${cause.message}`;
 			this.setState({ kind: 'failed', name: choice.name, message });
 			this.notify(`Agent Link: ${message}`, true);
-			return;
+		} else {
+			this.log.info(`Restarting ${choice.name} in ${decision.delayMs} ms (restart ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
+			this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs });
 		}
-		this.log.info(`Restarting ${choice.name} in ${decision.delayMs} ms (restart ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
-		this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs });
-		this.restartTimer = setTimeout(() => {
-			this.restartTimer = undefined;
-			if (generation === this.generation) {
-				void this.launch(choice);
-			}
-		}, decision.delayMs);
+		await running.handle.dispose();
+		if (decision.restart && generation === this.generation) {
+			this.restartTimer = setTimeout(() => {
+				this.restartTimer = undefined;
+				if (generation === this.generation) {
+					void this.launch(choice);
+				}
+			}, decision.delayMs);
+		}
 	}
 
 	private fail(choice: AgentChoice, error: unknown): void {

@@ -50,7 +50,9 @@ describe('Agent Link: agents', function () {
 		assert.equal(inspected?.globalValue?.['Workspace Agent'], undefined);
 		assert.equal(a.agents.findChoice('Workspace Agent'), undefined);
 		// Nor can it change the command of an agent the user defined.
-		assert.equal(a.agents.findChoice('Fixture Agent')?.definition.command, process.execPath);
+		const userCommand = (inspected?.globalValue?.['Fixture Agent'] as { command?: string } | undefined)?.command;
+		assert.ok(userCommand && !/pwned/.test(JSON.stringify(a.agents.findChoice('Fixture Agent'))));
+		assert.equal(a.agents.findChoice('Fixture Agent')?.definition.command, userCommand);
 		// Its defaultAgent named the workspace's agent: nothing started, nothing ran.
 		assert.equal(a.agents.state.kind, 'stopped');
 		await vscode.commands.executeCommand('agentLink.selectAgent', 'Workspace Agent');

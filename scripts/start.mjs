@@ -15,13 +15,14 @@
 // User settings and state are kept between runs in <cache>/start-profile-<target>/ (see
 // test/vscode/runner/common.mjs cacheRoot); --fresh uses a throwaway profile instead.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { REPO_ROOT, cacheRoot, isPortFree, freePort, log } from '../test/vscode/runner/common.mjs';
+import { ensureDependencies } from './bootstrap.mjs';
 import { ensureVSCode } from '../test/vscode/runner/install.mjs';
 import { remoteUri, startServer, workbenchUrl } from '../test/vscode/runner/run.mjs';
 
@@ -43,22 +44,16 @@ if (values.help) {
   process.exit(0);
 }
 
-/** Runs `npm run build` unless the project has no usable build script yet. */
+/** Installs the npm dependencies on a fresh clone, then builds the extension bundle. */
 async function build() {
-  const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-  const script = pkg.scripts?.build;
-  const scriptFile = typeof script === 'string' ? /node\s+(\S+\.m?js)/.exec(script)?.[1] : undefined;
-  if (!script || (scriptFile && !existsSync(path.join(REPO_ROOT, scriptFile)))) {
-    log(`warning: no usable "build" script (${script ?? 'missing'}); starting without building`);
-    return;
-  }
-  log('npm run build');
+  ensureDependencies();
+  log('building the extension');
   const code = await new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--only=extension'], { cwd: REPO_ROOT, stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (c) => resolve(c ?? 1));
   });
-  if (code !== 0) throw new Error(`npm run build failed (exit ${code})`);
+  if (code !== 0) throw new Error(`the build failed (exit ${code})`);
 }
 
 async function main() {
@@ -100,6 +95,12 @@ async function main() {
     port,
     workspaceTrust: true, // behave like a normal VS Code: trust prompts and restricted mode apply
     keepExistingSettings: true, // settings changed in the UI survive restarts
+    // One agent that works without installing anything: the example agent of the ACP SDK.
+    userSettings: {
+      'agentLink.agents': {
+        'ACP SDK Example Agent': { command: process.execPath, args: [path.join(REPO_ROOT, 'node_modules', 'acp-sdk-1-9', 'dist', 'examples', 'agent.js')] },
+      },
+    },
     echo: values.verbose,
   });
 

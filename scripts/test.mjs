@@ -6,7 +6,8 @@
 //   vscode       the suites inside a real VS Code (code-server + headless Chromium), on the minimum
 //                supported VS Code and the newest available
 // Flags: --tier=static,unit,protocol,vscode (default: all), --target=min,latest (default: both),
-//        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs).
+//        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs),
+//        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet).
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -69,8 +70,9 @@ for (const tier of ['unit', 'protocol']) {
 }
 
 if (tiers.includes('vscode')) {
+	const electron = arg('runner', ['code-server'])[0] === 'electron';
 	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
-	const { runTests } = await import('../test/vscode/runner/run.mjs');
+	const { runTests } = await import(electron ? '../test/vscode/runner/electron.mjs' : '../test/vscode/runner/run.mjs');
 	const { suites, sharedAgents } = await import('../test/vscode/suites.mjs');
 	const only = arg('suite', undefined);
 	const node = process.execPath;
@@ -82,7 +84,9 @@ if (tiers.includes('vscode')) {
 		fixtureAgent: (script, options = {}) => ({ command: node, args: [join(fixtures, 'agents', script)], env: { AGENT_LINK_FIXTURE: JSON.stringify(options) } }),
 	};
 	for (const target of targets) {
-		await ensureVSCode(target);
+		if (!electron) {
+			await ensureVSCode(target);
+		}
 		for (const suite of suites.filter((s) => (only ? only.includes(s.name) : !s.bench))) {
 			const scratch = mkdtempSync(join(tmpdir(), 'agent-link-it-'));
 			// Spaces in the path on purpose: every path the extension handles must survive them.

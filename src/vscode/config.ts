@@ -13,7 +13,6 @@ export class ConfigService implements vscode.Disposable {
 	private snapshot: Config;
 	private readonly emitter = new vscode.EventEmitter<Config>();
 	private readonly listener: vscode.Disposable;
-	private readonly warned = new Set<string>();
 
 	readonly onDidChange = this.emitter.event;
 
@@ -36,12 +35,9 @@ export class ConfigService implements vscode.Disposable {
 		const raw: Partial<Record<SettingKey, unknown>> = {};
 		for (const key of Object.keys(settingSchemas) as SettingKey[]) {
 			if (USER_ONLY.has(key)) {
-				const inspected = section.inspect(key);
-				raw[key] = inspected?.globalValue;
-				if ((inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined) && !this.warned.has(key)) {
-					this.warned.add(key);
-					this.log.warn(`agentLink.${key} is set in workspace settings; it is only read from user settings, so that a workspace cannot make the editor run a program.`);
-				}
+				// `application` scope already keeps workspace values out; reading the user value
+				// alone keeps it so whatever the editor's version does with scopes.
+				raw[key] = section.inspect(key)?.globalValue;
 			} else {
 				raw[key] = section.get(key);
 			}

@@ -75,4 +75,36 @@ export const suites = [
 		name: 'bench-activation',
 		bench: true,
 	},
+	{
+		// Editor state for agents (workspace/open_documents, recent_documents, active_document).
+		// Phase 2 restarts VS Code on the same profile: recent documents and restored tabs.
+		name: 'editor-state',
+		phases: 2,
+		settings: (ctx) => ({
+			'files.associations': { '*.special': 'json' },
+			'agentLink.agents': {
+				'Editor State Agent': ctx.fixtureAgent('editor-state-agent.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+			},
+		}),
+		prepare(workspace) {
+			const files = {
+				'a.ts': 'export const a = 1;\n',
+				'b.md': '# b\n',
+				'c.json': '{}\n',
+				'left.txt': 'left\n',
+				'right.txt': 'right\n',
+				'doomed.ts': 'export {};\n',
+				'with space.ts': 'export {};\n',
+				'hash#1.ts': 'export {};\n',
+				'percent%41.ts': 'export {};\n',
+				'ünïcødé 日本.md': '# ü\n',
+				script: '#!/bin/bash\necho hi\n',
+				'data.special': '{}\n',
+				'tsconfig.json': '{}\n',
+			};
+			for (const [name, text] of Object.entries(files)) {
+				writeFileSync(join(workspace, name), text);
+			}
+		},
+	},
 ];

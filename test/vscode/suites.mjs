@@ -107,4 +107,45 @@ export const suites = [
 			}
 		},
 	},
+	{
+		// NES document events: a mirror agent per revision × sync kind × encoding, edited at random.
+		name: 'nes-sync',
+		settings: (ctx) => {
+			const agents = {};
+			for (const revision of ['merged', 'seed']) {
+				for (const syncKind of ['incremental', 'full']) {
+					for (const positionEncoding of ['utf-16', 'utf-8', 'utf-32']) {
+						// The seed agent leaves utf-16 unsaid: the default must be utf-16.
+						const encoding = revision === 'seed' && positionEncoding === 'utf-16' ? {} : { positionEncoding };
+						agents[`Mirror ${revision} ${syncKind} ${positionEncoding}`] = ctx.fixtureAgent('nes-mirror-agent.mjs', { revision, syncKind, ...encoding });
+					}
+				}
+				agents[`Mirror ${revision} didOpen only`] = ctx.fixtureAgent('nes-mirror-agent.mjs', { revision, events: ['didOpen'] });
+			}
+			return {
+				'agentLink.agents': agents,
+				// 51.2 KiB, so the size-limit test needs no multi-MiB files.
+				'agentLink.nes.maxFileSize': 0.05,
+				// Nothing but the test may change the documents.
+				'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+				'editor.suggestOnTriggerCharacters': false,
+				'editor.acceptSuggestionOnEnter': 'off',
+				'editor.formatOnType': false,
+				'files.autoSave': 'off',
+				'files.insertFinalNewline': false,
+				'files.trimTrailingWhitespace': false,
+				'workbench.editor.enablePreview': false,
+			};
+		},
+		prepare(workspace) {
+			const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i));
+			writeFileSync(join(workspace, 'main.py'), lines(40, (i) => `def f${i}(x):\n    return x * ${i}  # value ${i}\n`).join(''));
+			writeFileSync(join(workspace, 'crlf.txt'), lines(30, (i) => `Line ${i}\twith CRLF endings, some words here.\r\n`).join(''));
+			const unicode = ['Emoji 😀 and 👍🏽 and a family 👨‍👩‍👧 here', 'Combining: e\u0301te\u0301, n\u0303, a\u0308\u0304', 'CJK 中文字符 and 한국어 and かな', 'Math 𝄞 𝔸 𝟘 and € £ ß', 'Mixed: a😀b\u0301中'];
+			writeFileSync(join(workspace, 'unicode.md'), lines(30, (i) => `${unicode[i % unicode.length]} ${i}\n`).join(''));
+			writeFileSync(join(workspace, 'closing.txt'), 'A file to close.\n');
+			writeFileSync(join(workspace, 'big.txt'), lines(1000, (i) => `${String(i).padStart(6, '0')} ${'x'.repeat(53)}\n`).join('')); // 60 000 bytes
+			writeFileSync(join(workspace, 'grows.txt'), lines(800, (i) => `${String(i).padStart(6, '0')} ${'y'.repeat(53)}\n`).join('')); // 48 000 bytes
+		},
+	},
 ];

@@ -28,6 +28,18 @@ export interface ContentChange {
 	readonly text: string;
 }
 
+/**
+ * Copies an editor event's changes into plain objects: VS Code's `Range`
+ * serializes to an array, and other listeners have been seen mutating the array.
+ */
+export function copyContentChanges(changes: readonly ContentChange[]): ContentChange[] {
+	return changes.map(({ range: { start, end }, rangeLength, text }) => ({
+		range: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
+		rangeLength,
+		text,
+	}));
+}
+
 export interface DocumentSyncOptions {
 	readonly events: NesProfile['events'];
 	readonly encoding: PositionEncoding;

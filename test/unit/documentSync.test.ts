@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { DocumentSyncCore, type ContentChange, type DocumentSyncOptions } from '../../src/common/nes/documentSyncCore';
+import { DocumentSyncCore, copyContentChanges, type ContentChange, type DocumentSyncOptions } from '../../src/common/nes/documentSyncCore';
 import type { NesEventName, NesProfile, SyncKind } from '../../src/common/nes/protocol';
 import { ShadowDocument } from '../../src/common/nes/shadowDocument';
 import type { PositionEncoding, Range } from '../../src/common/positionEncoding';
@@ -175,6 +175,29 @@ describe('DocumentSyncCore', () => {
 			});
 		}
 	}
+
+	it('copies editor changes into plain objects that serialize as ranges', () => {
+		// VS Code's Range serializes to [start, end]; the copy must not.
+		class VsPosition {
+			constructor(
+				readonly line: number,
+				readonly character: number,
+			) {}
+		}
+		class VsRange {
+			constructor(
+				readonly start: VsPosition,
+				readonly end: VsPosition,
+			) {}
+			toJSON() {
+				return [this.start, this.end];
+			}
+		}
+		const changes = [{ range: new VsRange(new VsPosition(1, 2), new VsPosition(3, 4)), rangeOffset: 9, rangeLength: 5, text: 'x' }];
+		const copy = copyContentChanges(changes);
+		changes.length = 0;
+		assert.equal(JSON.stringify(copy), '[{"range":{"start":{"line":1,"character":2},"end":{"line":3,"character":4}},"rangeLength":5,"text":"x"}]');
+	});
 
 	it('sends nothing for a document it was not told about, or after its close', () => {
 		const { core: c, sent } = core();

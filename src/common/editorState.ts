@@ -17,36 +17,16 @@ export interface UriLike {
 	readonly fsPath: string;
 }
 
-// Characters Node's `url.pathToFileURL` leaves as they are (Node 20 to 24 agree);
-// everything else in a path segment is percent-encoded, non-ASCII as UTF-8.
-const PLAIN_PATH = /^[A-Za-z0-9!$&'()*+,\-./:;=@_]*$/;
-const PLAIN_CHAR = (() => {
-	const table = new Uint8Array(128);
-	for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!$&'()*+,-./:;=@_") {
-		table[ch.charCodeAt(0)] = 1;
-	}
-	return table;
-})();
+// Node's `url.pathToFileURL` (20 to 24 agree) encodes what `encodeURI` does, plus these.
+const ENCODED_BY_NODE: Readonly<Record<string, string>> = { '?': '%3F', '#': '%23', '~': '%7E' };
 
 function encodePath(path: string): string | undefined {
-	if (PLAIN_PATH.test(path)) {
-		return path;
+	try {
+		return encodeURI(path).replace(/[?#~]/g, (ch) => ENCODED_BY_NODE[ch]!);
+	} catch {
+		// A lone surrogate has no UTF-8 form: no URI can name this file exactly.
+		return undefined;
 	}
-	let out = '';
-	for (const ch of path) {
-		const code = ch.charCodeAt(0);
-		if (code < 128) {
-			out += PLAIN_CHAR[code] ? ch : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
-		} else {
-			try {
-				out += encodeURIComponent(ch);
-			} catch {
-				// A lone surrogate has no UTF-8 form: no URI can name this file exactly.
-				return undefined;
-			}
-		}
-	}
-	return out;
 }
 
 /**
@@ -297,17 +277,94 @@ export interface LanguageContribution {
 	readonly firstLine?: string;
 }
 
-interface Association {
-	readonly id: string;
-	readonly filename?: string;
-	readonly extension?: string;
-	readonly pattern?: string;
-	readonly matches?: (target: string) => boolean;
-	readonly onPath?: boolean;
-}
-
 /** The language VS Code gives a file nothing claims. */
 export const PLAINTEXT = 'plaintext';
+
+interface Claim {
+	readonly id: string;
+	/** Registration order: later registrations win ties. */
+	readonly order: number;
+}
+
+interface PatternClaim extends Claim {
+	readonly pattern: string;
+	readonly regex: RegExp;
+	/** The literal end of the pattern (`.json` for `hooks` + `/*.json`): a cheap test before the regex. */
+	readonly tail: string;
+	/** A pattern with a `/` matches the whole path, else the file name. */
+	readonly onPath: boolean;
+}
+
+/**
+ * One priority level of associations (`files.associations`, or what
+ * extensions contribute), indexed so that a lookup costs a few map reads
+ * rather than a scan of every language.
+ */
+class Associations {
+	private readonly filenames = new Map<string, string>();
+	private readonly extensions = new Map<string, Claim>();
+	/** Extensions that do not start with a dot match any ending: rare, so scanned. */
+	private readonly endings: (Claim & { readonly ending: string })[] = [];
+	private readonly patterns: PatternClaim[] = [];
+	private order = 0;
+
+	addFilename(id: string, filename: string): void {
+		this.order++;
+		this.filenames.set(filename.toLowerCase(), id);
+	}
+
+	addExtension(id: string, extension: string): void {
+		const lower = extension.toLowerCase();
+		if (lower === '') {
+			return;
+		}
+		const claim = { id, order: ++this.order };
+		if (lower.startsWith('.')) {
+			this.extensions.set(lower, claim);
+		} else {
+			this.endings.push({ ...claim, ending: lower });
+		}
+	}
+
+	addPattern(id: string, pattern: string): void {
+		const lower = pattern.toLowerCase();
+		const tail = /[^*?[\]{},]*$/.exec(lower)![0];
+		this.patterns.push({ id, order: ++this.order, pattern: lower, regex: globToRegExp(lower), tail, onPath: lower.includes('/') });
+	}
+
+	/** `path` and `filename` lower-case, `/` as separator. */
+	match(path: string, filename: string): string | undefined {
+		const byName = this.filenames.get(filename);
+		if (byName !== undefined) {
+			return byName;
+		}
+		let pattern: PatternClaim | undefined;
+		for (const p of this.patterns) {
+			const longer = !pattern || p.pattern.length > pattern.pattern.length || (p.pattern.length === pattern.pattern.length && p.order > pattern.order);
+			if (longer && filename.endsWith(p.tail) && p.regex.test(p.onPath ? path : filename)) {
+				pattern = p;
+			}
+		}
+		if (pattern) {
+			return pattern.id;
+		}
+		// The longest extension: the suffix from the first dot that some language claims.
+		let extension: (Claim & { readonly length: number }) | undefined;
+		for (let dot = filename.indexOf('.'); dot !== -1 && !extension; dot = filename.indexOf('.', dot + 1)) {
+			const claim = this.extensions.get(filename.slice(dot));
+			if (claim) {
+				extension = { ...claim, length: filename.length - dot };
+			}
+		}
+		for (const e of this.endings) {
+			const longer = !extension || e.ending.length > extension.length || (e.ending.length === extension.length && e.order > extension.order);
+			if (longer && filename.endsWith(e.ending)) {
+				extension = { id: e.id, order: e.order, length: e.ending.length };
+			}
+		}
+		return extension?.id;
+	}
+}
 
 /**
  * Picks the language VS Code would give a file from its path (and, failing
@@ -322,20 +379,20 @@ export const PLAINTEXT = 'plaintext';
  * extension about it), hence this reconstruction from the same inputs.
  */
 export class LanguageResolver {
-	private readonly user: Association[] = [];
-	private readonly registered: Association[] = [];
+	private readonly user = new Associations();
+	private readonly registered = new Associations();
 	private readonly firstLines: { readonly id: string; readonly regex: RegExp }[] = [];
 
 	constructor(contributions: Iterable<LanguageContribution>, userAssociations: Readonly<Record<string, unknown>> = {}) {
 		for (const language of contributions) {
 			for (const extension of language.extensions ?? []) {
-				this.registered.push({ id: language.id, extension: extension.toLowerCase() });
+				this.registered.addExtension(language.id, extension);
 			}
 			for (const filename of language.filenames ?? []) {
-				this.registered.push({ id: language.id, filename: filename.toLowerCase() });
+				this.registered.addFilename(language.id, filename);
 			}
 			for (const pattern of language.filenamePatterns ?? []) {
-				this.registered.push(patternAssociation(language.id, pattern));
+				this.registered.addPattern(language.id, pattern);
 			}
 			if (language.firstLine) {
 				try {
@@ -347,7 +404,7 @@ export class LanguageResolver {
 		}
 		for (const [pattern, id] of Object.entries(userAssociations)) {
 			if (typeof id === 'string' && id !== '' && pattern !== '') {
-				this.user.push(patternAssociation(id, pattern));
+				this.user.addPattern(id, pattern);
 			}
 		}
 	}
@@ -356,7 +413,7 @@ export class LanguageResolver {
 	byPath(path: string): string | undefined {
 		const lower = path.toLowerCase().replace(/\\/g, '/');
 		const filename = lower.slice(lower.lastIndexOf('/') + 1);
-		return associationByPath(lower, filename, this.user) ?? associationByPath(lower, filename, this.registered);
+		return this.user.match(lower, filename) ?? this.registered.match(lower, filename);
 	}
 
 	/** The language claimed by a first-line pattern (a shebang, a doctype …), if any. */
@@ -368,30 +425,6 @@ export class LanguageResolver {
 	get usesFirstLine(): boolean {
 		return this.firstLines.length > 0;
 	}
-}
-
-function patternAssociation(id: string, pattern: string): Association {
-	const lower = pattern.toLowerCase();
-	const regex = globToRegExp(lower);
-	return { id, pattern: lower, matches: (target) => regex.test(target), onPath: lower.includes('/') };
-}
-
-function associationByPath(path: string, filename: string, associations: readonly Association[]): string | undefined {
-	let patternMatch: Association | undefined;
-	let extensionMatch: Association | undefined;
-	for (let i = associations.length - 1; i >= 0; i--) {
-		const a = associations[i]!;
-		if (a.filename !== undefined && a.filename === filename) {
-			return a.id;
-		}
-		if (a.pattern !== undefined && (!patternMatch || a.pattern.length > patternMatch.pattern!.length) && a.matches!(a.onPath ? path : filename)) {
-			patternMatch = a;
-		}
-		if (a.extension !== undefined && (!extensionMatch || a.extension.length > extensionMatch.extension!.length) && filename.endsWith(a.extension)) {
-			extensionMatch = a;
-		}
-	}
-	return (patternMatch ?? extensionMatch)?.id;
 }
 
 /**

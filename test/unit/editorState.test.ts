@@ -274,6 +274,13 @@ describe('LanguageResolver', () => {
 		assert.equal(later.byPath('/w/a.ts'), 'other-ts');
 	});
 
+	it('matches extensions without a leading dot as plain endings, longest first', () => {
+		const endings = new LanguageResolver([{ id: 'rc', extensions: ['rc'] }, { id: 'bashrc', extensions: ['.bashrc'] }, { id: 'txt', extensions: ['.txt'] }]);
+		assert.equal(endings.byPath('/home/.npmrc'), 'rc');
+		assert.equal(endings.byPath('/home/.bashrc'), 'bashrc', '.bashrc is longer than rc');
+		assert.equal(endings.byPath('/home/notes.txt'), 'txt');
+	});
+
 	it('puts files.associations above everything, with patterns on the name or on the path', () => {
 		const user = new LanguageResolver(contributions, { '*.ts': 'javascript', 'tsconfig.json': 'json', '**/fixtures/**/*.txt': 'json', 'bad': 42 });
 		assert.equal(user.byPath('/w/a.ts'), 'javascript');

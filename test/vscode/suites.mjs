@@ -108,6 +108,22 @@ export const suites = [
 		},
 	},
 	{
+		// Time per editor state call with 200 open tabs and a full recent list.
+		name: 'bench-editor-state',
+		bench: true,
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'Editor State Agent': ctx.fixtureAgent('editor-state-agent.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+			},
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			for (let i = 0; i < 260; i++) {
+				writeFileSync(join(workspace, 'src', `file ${String(i).padStart(3, '0')}.ts`), `export const n${i} = ${i};\n`);
+			}
+		},
+	},
+	{
 		// NES document events: a mirror agent per revision × sync kind × encoding, edited at random.
 		name: 'nes-sync',
 		settings: (ctx) => {

@@ -109,6 +109,9 @@ describe('Agent Link: NES document sync rules', function () {
 		const line = unicode.document.lineAt(lineNumber).text;
 		assert.ok(line.includes('😀'), 'unicode.md still has an emoji');
 		const cursor = new vscode.Position(lineNumber, line.indexOf('😀') + 2);
+		// Its own didFocus goes out once its cursor settles: count from there.
+		const unicodeUri = unicode.document.uri.toString();
+		await waitUntil(async () => (await agentView(a)).focus.at(-1)?.uri === unicodeUri, 10_000, 'didFocus of unicode.md');
 		const before = (await agentView(a)).counts['document/didFocus'] ?? 0;
 		await open('main.py');
 		await vscode.window.showTextDocument(unicode.document, { selection: new vscode.Range(cursor, cursor) });
@@ -120,7 +123,7 @@ describe('Agent Link: NES document sync rules', function () {
 		const view = await agentView(a);
 		assert.deepEqual(view.violations, []);
 		assert.equal((view.counts['document/didFocus'] ?? 0) - before, 5);
-		const focus = view.focus.filter((f) => f.uri === unicode.document.uri.toString()).at(-1);
+		const focus = view.focus.filter((f) => f.uri === unicodeUri).at(-1);
 		assert.deepEqual(focus && { version: focus.version, position: focus.position }, {
 			version: unicode.document.version,
 			position: { line: lineNumber, character: Buffer.byteLength(line.slice(0, cursor.character)) },

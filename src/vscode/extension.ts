@@ -9,17 +9,16 @@ import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
-import { DocumentSync } from './nes/documentSync';
+import { ContextRecorder } from './nes/contextRecorder';
 import { DocumentSync } from './nes/documentSync';
 import { NesSessionManager } from './nes/nesSession';
+import { NesSuggestCommand } from './nes/suggest';
 import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
 export interface AgentLinkApi {
 	readonly agents: AgentManager;
 	readonly nes: NesSessionManager;
-	/** NES document events of the current session: what the agent was told is open. */
-	readonly documentSync: DocumentSync;
 	/** NES document events of the current session: what the agent was told is open. */
 	readonly documentSync: DocumentSync;
 	/** Client editor state (`workspace/open_documents` …) as agents see it. */
@@ -63,8 +62,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const nes = new NesSessionManager(agents, config, log);
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
-	const documentSync = new DocumentSync(nes, config, log);
-	context.subscriptions.push(documentSync);
+	const contextRecorder = new ContextRecorder(nes, config, log);
+	context.subscriptions.push(contextRecorder, new NesSuggestCommand(nes, contextRecorder, config, log));
 	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
 	context.subscriptions.push(editorState);
 	context.subscriptions.push(config, agents, statusBar, nes, ...registerCommands(agents, log));
@@ -77,7 +76,6 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	return {
 		agents,
 		nes,
-		documentSync,
 		documentSync,
 		editorState,
 		statusBarText: () => statusBar.text,

@@ -26,6 +26,54 @@ export function sharedAgents(ctx) {
 	};
 }
 
+/** The maxCount each nes-context agent declares for each context key (test/vscode/suite/nes-context mirrors it). */
+const NES_CONTEXT_MAX_COUNTS = { recentFiles: 2, relatedSnippets: 3, editHistory: 3, userActions: 40, openFiles: 3, diagnostics: 4 };
+
+/** nes-context agents: `NES <revision> <key>` declares one context key, `NES <revision> all utf-8` all of them. */
+function nesContextAgents(ctx) {
+	const agents = {};
+	for (const revision of ['merged', 'seed']) {
+		const nes = (context) => (revision === 'merged' ? { events: { document: {} }, context } : { context });
+		for (const [key, maxCount] of Object.entries(NES_CONTEXT_MAX_COUNTS)) {
+			agents[`NES ${revision} ${key}`] = ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: nes({ [key]: { maxCount } }) } });
+		}
+		const all = Object.fromEntries(Object.entries(NES_CONTEXT_MAX_COUNTS).map(([key, maxCount]) => [key, { maxCount }]));
+		agents[`NES ${revision} all utf-8`] = ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: nes(all), positionEncoding: 'utf-8' } });
+	}
+	agents['NES merged no context'] = ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { document: {} } } } });
+	agents['NES merged invalid answer'] = ctx.fixtureAgent('well-behaved.mjs', {
+		agentCapabilities: { nes: { events: { document: {} }, context: { userActions: {} } } },
+		nesSuggestResponse: { suggestions: [{ kind: 'edit', id: 7, edits: 'none' }] },
+	});
+	return agents;
+}
+
+function nesContextSettings() {
+	return {
+		// Only the test's own diagnostics; definitions still come from the TypeScript extension.
+		'typescript.validate.enable': false,
+		// Nothing but the test may change the documents.
+		'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+		'editor.suggestOnTriggerCharacters': false,
+		'editor.acceptSuggestionOnEnter': 'off',
+		'editor.formatOnType': false,
+		'files.autoSave': 'off',
+		'workbench.editor.enablePreview': false,
+	};
+}
+
+function prepareNesContextWorkspace(workspace) {
+	mkdirSync(join(workspace, 'src'), { recursive: true });
+	writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src'] }, null, 2));
+	writeFileSync(join(workspace, 'src', 'types.ts'), 'export interface Config {\n\tname: string;\n\tretries: number;\n}\n');
+	writeFileSync(join(workspace, 'src', 'util.ts'), "import type { Config } from './types';\n\nexport function makeConfig(name: string): Config {\n\treturn { name, retries: 3 };\n}\n");
+	writeFileSync(
+		join(workspace, 'src', 'main.ts'),
+		"import type { Config } from './types';\nimport { makeConfig } from './util';\n\nexport function run(): string {\n\tconst config: Config = makeConfig('demo');\n\treturn config.name;\n}\n\nexport const greeting = 'café 😀!';\n",
+	);
+	writeFileSync(join(workspace, 'src', 'other.ts'), "export const other = 'other';\n");
+}
+
 export const suites = [
 	{
 		name: 'main',
@@ -69,6 +117,23 @@ export const suites = [
 			const git = (...args) => execFileSync('git', args, { cwd: workspace, stdio: 'ignore' });
 			git('init', '-q');
 			git('remote', 'add', 'origin', 'https://example.com/alice/my-app.git');
+		},
+	},
+	{
+		// nes/suggest context: an agent per context key and revision, plus all keys in utf-8.
+		name: 'nes-context',
+		settings: (ctx) => ({ ...nesContextSettings(), 'agentLink.agents': nesContextAgents(ctx) }),
+		prepare: prepareNesContextWorkspace,
+	},
+	{
+		// Context recording per keystroke and nes/suggest build time in a 20 000-line file.
+		name: 'bench-nes-context',
+		bench: true,
+		settings: (ctx) => ({ ...nesContextSettings(), 'agentLink.agents': nesContextAgents(ctx) }),
+		prepare(workspace) {
+			prepareNesContextWorkspace(workspace);
+			const line = (i) => `export const value${i} = makeConfig('item ${i}').retries + ${i}; // line ${i}\n`;
+			writeFileSync(join(workspace, 'src', 'big.ts'), `import { makeConfig } from './util';\n${Array.from({ length: 19_999 }, (_, i) => line(i)).join('')}`);
 		},
 	},
 	{

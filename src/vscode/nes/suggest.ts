@@ -1,0 +1,311 @@
+/**
+ * `nes/suggest` (`shared/specs/protocols.md` §2) for the active editor:
+ * `{uri, version, position, selection?, triggerKind, context?}` with the
+ * context keys the agent declared, every position in its encoding; the
+ * session adds `sessionId` for the merged revision.
+ *
+ * The `agentLink.nes.suggest` command sends it with `triggerKind: 'manual'`,
+ * logs the answer and returns it, so the request can be tried (and tested)
+ * before suggestions are shown; showing them comes with part 2 of NES (#3).
+ */
+import * as vscode from 'vscode';
+import { errorMessage } from '../../common/log';
+import {
+	assembleSuggestContext,
+	capText,
+	contextMaxCount,
+	declaredContextKeys,
+	severityName,
+	DEFAULT_CONTEXT_LIMITS,
+	type ContextInputs,
+	type DiagnosticInput,
+	type OpenFileInput,
+	type RecentFileInput,
+} from '../../common/nes/context';
+import type { SuggestNesResponse } from '../../common/nes/protocol';
+import type { ConfigService } from '../config';
+import type { ExtensionLog } from '../log';
+import type { ContextRecorder, Recording } from './contextRecorder';
+import type { NesSession, NesSessionManager } from './nesSession';
+import { documentConverter } from './positionConverter';
+import { collectRelatedSnippets } from './relatedSnippets';
+
+export const SUGGEST_COMMAND = 'agentLink.nes.suggest';
+
+export type TriggerKind = 'automatic' | 'diagnostic' | 'manual';
+
+/** What `agentLink.nes.suggest` returns. */
+export interface SuggestOutcome {
+	/** The params sent (without the `sessionId` the session adds). */
+	readonly request?: Record<string, unknown>;
+	/** The agent's validated answer. */
+	readonly response?: SuggestNesResponse;
+	/** Why there is no answer, as shown to the user. */
+	readonly error?: string;
+	/** Time to build the request, context included, in milliseconds. */
+	readonly buildMs?: number;
+}
+
+export interface BuildOptions {
+	readonly triggerKind: TriggerKind;
+	/** Files larger than this are never sent (`agentLink.nes.maxFileSize`). */
+	readonly maxFileBytes: number;
+	/** How long to wait for definition lookups (`relatedSnippets`) that are not ready yet. */
+	readonly snippetBudgetMs: number;
+	readonly token?: vscode.CancellationToken;
+}
+
+// A manual request may wait a little for definition lookups that are not ready yet (usually they are:
+// they run in the background once the cursor rests).
+const MANUAL_SNIPPET_BUDGET_MS = 1000;
+// An agent that never answers must not leave the command pending forever.
+const SUGGEST_TIMEOUT_MS = 30_000;
+
+/**
+ * The `nes/suggest` params for `editor`, with only the context keys the
+ * session's agent declared; nothing is gathered for the others.
+ */
+export async function buildSuggestParams(editor: vscode.TextEditor, session: Pick<NesSession, 'profile'>, recording: Recording | undefined, options: BuildOptions): Promise<Record<string, unknown>> {
+	const { document, selection } = editor;
+	const { profile } = session;
+	const converter = documentConverter(document, profile.encoding);
+	const uri = document.uri.toString();
+	const params: Record<string, unknown> = {
+		uri,
+		version: document.version,
+		position: converter.toAgentPosition(selection.active),
+	};
+	if (!selection.isEmpty) {
+		params.selection = converter.toAgentRange(selection);
+	}
+	params.triggerKind = options.triggerKind;
+	const keys = declaredContextKeys(profile);
+	if (keys.length === 0) {
+		return params;
+	}
+	const loaded = new Map<string, vscode.TextDocument>();
+	for (const d of vscode.workspace.textDocuments) {
+		if (d.uri.scheme === 'file') {
+			loaded.set(d.uri.toString(), d);
+		}
+	}
+	const small = (d: vscode.TextDocument) => withinSize(d, options.maxFileBytes);
+	const inputs: { -readonly [K in keyof ContextInputs]: ContextInputs[K] } = {};
+	for (const key of keys) {
+		switch (key) {
+			case 'recentFiles':
+				inputs.recentFiles = recentFiles(document, recording, loaded, small, contextMaxCount(profile, key)!);
+				break;
+			case 'relatedSnippets':
+				inputs.relatedSnippets = recording?.relatedSnippets
+					? await recording.relatedSnippets.get(document, selection.active, options.snippetBudgetMs)
+					: (
+							await collectRelatedSnippets(document, selection.active, {
+								maxCount: contextMaxCount(profile, key)!,
+								budgetMs: options.snippetBudgetMs,
+								maxFileBytes: options.maxFileBytes,
+								token: options.token,
+							})
+						).snippets;
+				break;
+			case 'editHistory':
+				inputs.editHistory = recording?.editHistory;
+				inputs.pathOf = (u) => vscode.workspace.asRelativePath(vscode.Uri.parse(u), false);
+				break;
+			case 'userActions':
+				inputs.userActions = recording?.userActions;
+				break;
+			case 'openFiles':
+				inputs.openFiles = openFiles(recording, loaded, profile.encoding);
+				break;
+			case 'diagnostics':
+				inputs.diagnostics = { items: diagnostics(uri, loaded, profile.encoding), cursor: { uri, line: selection.active.line } };
+				break;
+		}
+	}
+	params.context = assembleSuggestContext(profile, inputs);
+	return params;
+}
+
+/** Whether `document` is at most `maxBytes` in UTF-8, without encoding it when its length settles it. */
+export function withinSize(document: vscode.TextDocument, maxBytes: number): boolean {
+	const units = document.offsetAt(document.lineAt(document.lineCount - 1).range.end);
+	// A UTF-16 code unit is 1 to 3 UTF-8 bytes (a surrogate pair, 2 units, is 4).
+	if (units > maxBytes) {
+		return false;
+	}
+	return units * 3 <= maxBytes || Buffer.byteLength(document.getText(), 'utf8') <= maxBytes;
+}
+
+/** The active file first, then the files focused during the session, as the editor has them now. */
+function recentFiles(
+	current: vscode.TextDocument,
+	recording: Recording | undefined,
+	loaded: ReadonlyMap<string, vscode.TextDocument>,
+	small: (d: vscode.TextDocument) => boolean,
+	max: number,
+): RecentFileInput[] {
+	const uris = [current.uri.toString(), ...(recording?.recentlyFocused() ?? [])];
+	const result: RecentFileInput[] = [];
+	const seen = new Set<string>();
+	for (const uri of uris) {
+		const d = loaded.get(uri);
+		if (seen.has(uri) || !d || !small(d)) {
+			continue;
+		}
+		seen.add(uri);
+		result.push({ uri, languageId: d.languageId, text: head(d, DEFAULT_CONTEXT_LIMITS.recentFileChars) });
+		if (result.length >= max) {
+			break;
+		}
+	}
+	return result;
+}
+
+/** The start of a document, without copying all of a large one. */
+function head(document: vscode.TextDocument, maxChars: number): string {
+	const end = document.positionAt(maxChars);
+	return capText(document.getText(new vscode.Range(0, 0, end.line, end.character)), maxChars);
+}
+
+/** Files open in tabs that the editor has loaded, with their visible range and last focus. */
+function openFiles(recording: Recording | undefined, loaded: ReadonlyMap<string, vscode.TextDocument>, encoding: NesSession['profile']['encoding']): OpenFileInput[] {
+	const visible = new Map<string, vscode.TextEditor>();
+	for (const editor of vscode.window.visibleTextEditors) {
+		visible.set(editor.document.uri.toString(), editor);
+	}
+	const result: OpenFileInput[] = [];
+	const seen = new Set<string>();
+	for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
+		if (!(tab.input instanceof vscode.TabInputText)) {
+			continue;
+		}
+		const uri = tab.input.uri.toString();
+		const document = loaded.get(uri);
+		if (!document || seen.has(uri)) {
+			continue;
+		}
+		seen.add(uri);
+		const ranges = visible.get(uri)?.visibleRanges;
+		const first = ranges?.[0];
+		const last = ranges?.[ranges.length - 1];
+		result.push({
+			uri,
+			languageId: document.languageId,
+			visibleRange: first && last ? documentConverter(document, encoding).toAgentRange(new vscode.Range(first.start, last.end)) : null,
+			lastFocusedMs: recording?.lastFocusedMs(uri) ?? null,
+		});
+	}
+	return result;
+}
+
+/** Diagnostics of loaded `file:` documents: all of the current file's, errors and warnings of the others. */
+function diagnostics(current: string, loaded: ReadonlyMap<string, vscode.TextDocument>, encoding: NesSession['profile']['encoding']): DiagnosticInput[] {
+	const result: DiagnosticInput[] = [];
+	for (const [uri, list] of vscode.languages.getDiagnostics()) {
+		const key = uri.toString();
+		const document = loaded.get(key);
+		if (!document) {
+			continue;
+		}
+		const converter = documentConverter(document, encoding);
+		for (const d of list) {
+			if (key !== current && d.severity > vscode.DiagnosticSeverity.Warning) {
+				continue;
+			}
+			result.push({ uri: key, range: converter.toAgentRange(d.range), severity: severityName(d.severity), message: d.message });
+		}
+	}
+	return result;
+}
+
+/** The `agentLink.nes.suggest` command. */
+export class NesSuggestCommand implements vscode.Disposable {
+	private readonly registration: vscode.Disposable;
+
+	constructor(
+		private readonly nes: NesSessionManager,
+		private readonly recorder: ContextRecorder,
+		private readonly config: ConfigService,
+		private readonly log: ExtensionLog,
+	) {
+		this.registration = vscode.commands.registerCommand(SUGGEST_COMMAND, () => this.run());
+	}
+
+	/** Requests a suggestion for the active editor; never throws. */
+	async run(): Promise<SuggestOutcome> {
+		const session = this.nes.current;
+		if (!session) {
+			return this.fail(
+				'No next edit suggestion session is open. Select an agent that offers next edit suggestions, with agentLink.nes.enabled on.',
+				'information',
+			);
+		}
+		const editor = vscode.window.activeTextEditor;
+		if (!editor || editor.document.uri.scheme !== 'file') {
+			return this.fail('Next edit suggestions work in files on disk: open one in the editor first.', 'information');
+		}
+		const maxFileBytes = this.config.current.nes.maxFileBytes;
+		const document = editor.document;
+		if (!withinSize(document, maxFileBytes)) {
+			return this.fail(`${vscode.workspace.asRelativePath(document.uri)} is larger than agentLink.nes.maxFileSize: it is not sent to the agent.`, 'information');
+		}
+		const cancel = new vscode.CancellationTokenSource();
+		const started = performance.now();
+		let request: Record<string, unknown>;
+		try {
+			request = await buildSuggestParams(editor, session, this.recorder.recording, {
+				triggerKind: 'manual',
+				maxFileBytes,
+				snippetBudgetMs: MANUAL_SNIPPET_BUDGET_MS,
+				token: cancel.token,
+			});
+		} catch (error) {
+			cancel.dispose();
+			return this.fail(`Building the next edit suggestion request failed: ${errorMessage(error)}`, 'error');
+		}
+		const buildMs = performance.now() - started;
+		const sent = performance.now();
+		let timer: NodeJS.Timeout | undefined;
+		try {
+			const response = await Promise.race([
+				session.suggest(request, cancel.token),
+				new Promise<never>((_, reject) => {
+					timer = setTimeout(() => {
+						cancel.cancel();
+						reject(new Error(`no answer within ${SUGGEST_TIMEOUT_MS / 1000} s`));
+					}, SUGGEST_TIMEOUT_MS);
+				}),
+			]);
+			const kinds = response.suggestions.map((s) => s.kind).join(', ');
+			this.log.info(
+				`nes/suggest (manual): ${response.suggestions.length} suggestion(s)${kinds ? ` (${kinds})` : ''}; built in ${buildMs.toFixed(1)} ms, answered in ${(performance.now() - sent).toFixed(0)} ms.`,
+			);
+			return { request, response, buildMs };
+		} catch (error) {
+			return { ...this.fail(`The agent could not suggest an edit: ${errorMessage(error)}`, 'error'), request, buildMs };
+		} finally {
+			clearTimeout(timer);
+			cancel.dispose();
+		}
+	}
+
+	private fail(message: string, level: 'information' | 'error'): SuggestOutcome {
+		if (level === 'error') {
+			this.log.error(message);
+			void vscode.window.showErrorMessage(`Agent Link: ${message}`, 'Show Log').then((pick) => {
+				if (pick) {
+					this.log.show();
+				}
+			});
+		} else {
+			this.log.info(message);
+			void vscode.window.showInformationMessage(`Agent Link: ${message}`);
+		}
+		return { error: message };
+	}
+
+	dispose(): void {
+		this.registration.dispose();
+	}
+}

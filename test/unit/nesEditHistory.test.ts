@@ -196,6 +196,24 @@ describe('edit history', () => {
 		assert.equal(h.isTracked(URI), false);
 	});
 
+	it('lets go of the least recently edited document beyond maxTrackedFiles, keeping its history', () => {
+		const h = new EditHistory({ maxTrackedFiles: 2 });
+		const a = new Doc('a\n', h, 'file:///w/a.ts');
+		new Doc('b\n', h, 'file:///w/b.ts');
+		a.type(1, '!', 0);
+		new Doc('c\n', h, 'file:///w/c.ts');
+		assert.deepEqual(
+			['a', 'b', 'c'].map((n) => h.isTracked(`file:///w/${n}.ts`)),
+			[true, false, true],
+		);
+		h.track('file:///w/d.ts', '');
+		assert.equal(h.isTracked('file:///w/a.ts'), false);
+		assert.deepEqual(
+			h.entries(big).map((e) => e.diff.split('\n').at(-1)),
+			['+a!'],
+		);
+	});
+
 	it('handles a paste larger than the spread limit and skips bursts over the size cap', () => {
 		const h = new EditHistory({ maxBurstChars: 1000 });
 		const doc = new Doc('top\nbottom\n', h);

@@ -42,6 +42,8 @@ export interface EditHistoryOptions {
 	readonly maxEntries: number;
 	/** Bursts whose old plus new text is longer than this (UTF-16 code units) are not turned into diffs. */
 	readonly maxBurstChars: number;
+	/** Documents copied at most; the one edited or tracked least recently is let go first. */
+	readonly maxTrackedFiles: number;
 }
 
 export const DEFAULT_EDIT_HISTORY_OPTIONS: EditHistoryOptions = Object.freeze({
@@ -50,6 +52,7 @@ export const DEFAULT_EDIT_HISTORY_OPTIONS: EditHistoryOptions = Object.freeze({
 	contextLines: 3,
 	maxEntries: 64,
 	maxBurstChars: 64 * 1024,
+	maxTrackedFiles: 32,
 });
 
 /** An `editHistory` entry as sent. */
@@ -97,6 +100,8 @@ export class EditHistory {
 	private readonly options: EditHistoryOptions;
 	private readonly files = new Map<string, TrackedFile>();
 	private readonly finished: Finished[] = [];
+	/** The file edited last, so a keystroke there skips reordering {@link files}. */
+	private lastUri: string | undefined;
 
 	constructor(options: Partial<EditHistoryOptions> = {}) {
 		this.options = { ...DEFAULT_EDIT_HISTORY_OPTIONS, ...options };
@@ -114,6 +119,11 @@ export class EditHistory {
 	track(uri: string, text: string): void {
 		this.untrack(uri);
 		this.files.set(uri, { lines: text.split(LINE_BREAK), burst: undefined });
+		this.lastUri = uri;
+		if (this.files.size > this.options.maxTrackedFiles) {
+			// Map order is recency order: the first key is the least recent.
+			this.untrack(this.files.keys().next().value!);
+		}
 	}
 
 	/** Stops recording `uri`; its burst ends and stays in the history. */
@@ -135,6 +145,11 @@ export class EditHistory {
 		const file = this.files.get(uri);
 		if (!file) {
 			return false;
+		}
+		if (uri !== this.lastUri) {
+			this.files.delete(uri);
+			this.files.set(uri, file);
+			this.lastUri = uri;
 		}
 		for (const r of replacements) {
 			if (!this.applyOne(uri, file, r, timeMs)) {

@@ -21,6 +21,7 @@ import {
 	type DiagnosticInput,
 	type OpenFileInput,
 	type RecentFileInput,
+	type RelatedSnippetInput,
 } from '../../common/nes/context';
 import type { SuggestNesResponse } from '../../common/nes/protocol';
 import type { ConfigService } from '../config';
@@ -66,8 +67,25 @@ const SUGGEST_TIMEOUT_MS = 30_000;
  * session's agent declared; nothing is gathered for the others.
  */
 export async function buildSuggestParams(editor: vscode.TextEditor, session: Pick<NesSession, 'profile'>, recording: Recording | undefined, options: BuildOptions): Promise<Record<string, unknown>> {
-	const { document, selection } = editor;
 	const { profile } = session;
+	const keys = declaredContextKeys(profile);
+	const document = editor.document;
+	let snippets: RelatedSnippetInput[] | undefined;
+	if (keys.includes('relatedSnippets')) {
+		const at = editor.selection.active;
+		snippets = recording?.relatedSnippets
+			? await recording.relatedSnippets.get(document, at, options.snippetBudgetMs)
+			: (
+					await collectRelatedSnippets(document, at, {
+						maxCount: contextMaxCount(profile, 'relatedSnippets')!,
+						budgetMs: options.snippetBudgetMs,
+						maxFileBytes: options.maxFileBytes,
+						token: options.token,
+					})
+				).snippets;
+	}
+	// Everything else is read after the only wait, in one go, so it all describes the same moment.
+	const selection = editor.selection;
 	const converter = documentConverter(document, profile.encoding);
 	const uri = document.uri.toString();
 	const params: Record<string, unknown> = {
@@ -79,7 +97,6 @@ export async function buildSuggestParams(editor: vscode.TextEditor, session: Pic
 		params.selection = converter.toAgentRange(selection);
 	}
 	params.triggerKind = options.triggerKind;
-	const keys = declaredContextKeys(profile);
 	if (keys.length === 0) {
 		return params;
 	}
@@ -97,16 +114,7 @@ export async function buildSuggestParams(editor: vscode.TextEditor, session: Pic
 				inputs.recentFiles = recentFiles(document, recording, loaded, small, contextMaxCount(profile, key)!);
 				break;
 			case 'relatedSnippets':
-				inputs.relatedSnippets = recording?.relatedSnippets
-					? await recording.relatedSnippets.get(document, selection.active, options.snippetBudgetMs)
-					: (
-							await collectRelatedSnippets(document, selection.active, {
-								maxCount: contextMaxCount(profile, key)!,
-								budgetMs: options.snippetBudgetMs,
-								maxFileBytes: options.maxFileBytes,
-								token: options.token,
-							})
-						).snippets;
+				inputs.relatedSnippets = snippets;
 				break;
 			case 'editHistory':
 				inputs.editHistory = recording?.editHistory;

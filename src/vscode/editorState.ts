@@ -6,6 +6,14 @@
  *
  * Only `file` documents are ever answered, as `file:///` URIs spelled the way
  * Node's `url.pathToFileURL` spells them (see `fileUriFromPath`).
+ *
+ * Languages: a loaded document's own `languageId`; for a tab VS Code has not
+ * loaded (restored at startup), the language its name gets from
+ * `files.associations` and the extensions' `contributes.languages`
+ * (`LanguageResolver`), else from its first line (1 KiB read), else plain
+ * text. It never opens the document: `openTextDocument` reads the whole file
+ * and announces it to every extension (NES document sync would send it to the
+ * agent), which is not what a question about the editor should cause.
  */
 import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -90,13 +98,24 @@ export class EditorStateFeature implements AgentFeature, vscode.Disposable {
 				}
 			}),
 		);
-		// Tabs restored at startup were opened in an earlier session: keep them
-		// behind what the stored list already knows, then the focused one in front.
+		try {
+			this.seedFromOpenTabs();
+		} catch (error) {
+			// Editor state must never stop the extension from activating.
+			log.error(`Reading the open editors failed: ${errorMessage(error)}`);
+		}
+	}
+
+	/**
+	 * Tabs restored at startup were opened in an earlier session: they go
+	 * behind what the stored list already knows, and the focused one in front.
+	 */
+	private seedFromOpenTabs(): void {
 		let changed = false;
 		for (const candidate of this.tabCandidates()) {
 			if (this.recent.rank(candidate.uri) === undefined) {
 				changed = this.recent.append({ uri: candidate.uri, languageId: this.knownLanguage(candidate.uri, candidate.source) ?? PLAINTEXT }) || changed;
-				void this.fixLanguage(candidate);
+				this.fixLanguage(candidate);
 			}
 		}
 		if (!this.activeEditorChanged(vscode.window.activeTextEditor) && changed) {
@@ -249,7 +268,7 @@ export class EditorStateFeature implements AgentFeature, vscode.Disposable {
 				const known = this.knownLanguage(uri, source);
 				changed = this.recent.touch({ uri, languageId: known ?? PLAINTEXT }) || changed;
 				if (known === undefined) {
-					void this.fixLanguage({ uri, source });
+					this.fixLanguage({ uri, source });
 				}
 			}
 		}
@@ -293,14 +312,19 @@ export class EditorStateFeature implements AgentFeature, vscode.Disposable {
 		return languageId;
 	}
 
-	private async fixLanguage(candidate: OpenCandidate): Promise<void> {
+	/** Replaces the provisional language of a recent entry once its first line has been read. */
+	private fixLanguage(candidate: OpenCandidate): void {
 		if (this.knownLanguage(candidate.uri, candidate.source) !== undefined) {
 			return;
 		}
-		const languageId = await this.resolveLanguage(candidate);
-		if (this.recent.setLanguage(candidate.uri, languageId)) {
-			this.persist();
-		}
+		this.resolveLanguage(candidate).then(
+			(languageId) => {
+				if (this.recent.setLanguage(candidate.uri, languageId)) {
+					this.persist();
+				}
+			},
+			(error: unknown) => this.log.debug(`Could not tell the language of ${candidate.uri}: ${errorMessage(error)}`),
+		);
 	}
 
 	private remember(uri: string, languageId: string): void {

@@ -62,26 +62,30 @@ describe('benchmark: NES context', function () {
 		];
 		// Each keystroke: the change event and the selection event it causes, both handled.
 		const perKey: number[] = [];
+		const slowest: { ms: number; key: string; line: number }[] = [];
 		const text = "const total = makeConfig('bench').retries;\n";
 		for (const line of [10_000, 500, 19_500]) {
 			editor.selection = new vscode.Selection(line, 10, line, 10);
 			await waitUntil(() => editor.selection.active.line === line);
-			for (let round = 0; round < 3; round++) {
-				for (const ch of text) {
+			for (let round = 0; round < 8; round++) {
+				// Typed key by key, then Backspace; each waits for both of its events.
+				for (const key of [...text, 'Backspace']) {
 					const version = editor.document.version;
 					const seen = selections;
 					spent = 0;
-					await vscode.commands.executeCommand('type', { text: ch });
+					await (key === 'Backspace' ? vscode.commands.executeCommand('deleteLeft') : vscode.commands.executeCommand('type', { text: key }));
 					await waitUntil(() => editor.document.version > version && selections > seen, 5000, 'the keystroke');
 					perKey.push(spent);
+					slowest.push({ ms: spent, key, line: editor.selection.active.line });
 				}
-				await vscode.commands.executeCommand('deleteLeft');
 			}
 		}
 		subs.forEach((s) => s.dispose());
 		console.log(`BENCH nes-context: change handler ${summary(changeMs)}`);
 		console.log(`BENCH nes-context: selection handler ${summary(selectionMs)}`);
 		console.log(`BENCH nes-context: per keystroke (change + selection) ${summary(perKey)}; VS Code ${vscode.version}`);
+		slowest.sort((x, y) => y.ms - x.ms);
+		console.log(`BENCH nes-context: slowest keystrokes ${slowest.slice(0, 12).map((k) => `${JSON.stringify(k.key)}@${k.line} ${k.ms.toFixed(2)} ms`).join(', ')}`);
 
 		const cursorLine = 10_000;
 		const at = new vscode.Position(cursorLine, editor.document.lineAt(cursorLine).text.indexOf('makeConfig') + 3);

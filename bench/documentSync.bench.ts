@@ -18,6 +18,7 @@
 // 40 characters a line, some lines with é, CJK and emoji). Rounds alternate between the clients.
 //
 //   node out/bench/documentSync.bench.js [--keystrokes 5000] [--rounds 3]
+import { random } from '../test/shared/random';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -82,15 +83,6 @@ function makeLines(count: number, random: () => number): string[] {
 	return lines;
 }
 
-function random(seed: number): () => number {
-	let state = seed | 0;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /**
  * A typing session: the editor side (not measured). Applies each keystroke to `document` and

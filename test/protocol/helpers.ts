@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { AgentDefinition } from '../../src/common/config';
 import type { Logger } from '../../src/common/log';
@@ -36,21 +35,7 @@ export async function launch(definition: AgentDefinition, log = new MemoryLog(),
 
 export const clientInfo = { name: 'agent-link', title: 'Agent Link', version: '0.0.0-test' };
 
-/** Whether a process runs; an exited process nobody has reaped yet (a zombie) does not count. */
-export function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-		return state !== 'Z' && state !== 'X';
-	} catch {
-		return process.platform !== 'linux';
-	}
-}
+export { isAlive } from '../shared/process';
 
 export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;

@@ -172,17 +172,7 @@ export class ContextRecorder implements vscode.Disposable {
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 	) {
-		this.disposables.push(
-			nes.onDidStart((session) => this.start(session)),
-			nes.onDidEnd((session) => {
-				if (this.active?.session === session) {
-					this.stop();
-				}
-			}),
-		);
-		if (nes.current) {
-			this.start(nes.current);
-		}
+		this.disposables.push(nes.forEachSession((session) => this.start(session)));
 	}
 
 	/** What has been recorded for the session that is open now. */
@@ -191,7 +181,17 @@ export class ContextRecorder implements vscode.Disposable {
 		return active && active.session === this.nes.current ? active.recording : undefined;
 	}
 
-	private start(session: NesSession): void {
+	/** Starts tracking for `session`; the result ends it. */
+	private start(session: NesSession): vscode.Disposable {
+		this.begin(session);
+		return new vscode.Disposable(() => {
+			if (this.active?.session === session) {
+				this.stop();
+			}
+		});
+	}
+
+	private begin(session: NesSession): void {
 		this.stop();
 		// Read once per session, as the document events do: a file is in or out for the whole session.
 		const recording = new SessionRecording(session.profile, this.config.current.nes.maxFileBytes);

@@ -38,17 +38,7 @@ export class DocumentSync implements vscode.Disposable {
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 	) {
-		this.disposables.push(
-			nes.onDidStart((session) => this.start(session)),
-			nes.onDidEnd((session) => {
-				if (this.active?.session === session) {
-					this.stop();
-				}
-			}),
-		);
-		if (nes.current) {
-			this.start(nes.current);
-		}
+		this.disposables.push(nes.forEachSession((session) => this.start(session)));
 	}
 
 	/** The URIs the agent of the current session has been told are open. */
@@ -61,7 +51,17 @@ export class DocumentSync implements vscode.Disposable {
 		return this.active?.core.hasShadow(uri) ?? false;
 	}
 
-	private start(session: NesSession): void {
+	/** Starts tracking for `session`; the result ends it. */
+	private start(session: NesSession): vscode.Disposable {
+		this.begin(session);
+		return new vscode.Disposable(() => {
+			if (this.active?.session === session) {
+				this.stop();
+			}
+		});
+	}
+
+	private begin(session: NesSession): void {
 		this.stop();
 		const { profile } = session;
 		const core = new DocumentSyncCore({

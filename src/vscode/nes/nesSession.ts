@@ -135,6 +135,37 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 		);
 	}
 
+	/**
+	 * Calls `start` for the session open now and for each one opened later; what
+	 * it returns is disposed when that session ends (or when this is disposed).
+	 */
+	forEachSession(start: (session: NesSession) => vscode.Disposable): vscode.Disposable {
+		let running: { session: NesSession; scope: vscode.Disposable } | undefined;
+		const end = () => {
+			running?.scope.dispose();
+			running = undefined;
+		};
+		const begin = (session: NesSession) => {
+			end();
+			running = { session, scope: start(session) };
+		};
+		const subscriptions = [
+			this.onDidStart(begin),
+			this.onDidEnd((session) => {
+				if (running?.session === session) {
+					end();
+				}
+			}),
+		];
+		if (this.current) {
+			begin(this.current);
+		}
+		return new vscode.Disposable(() => {
+			end();
+			subscriptions.forEach((d) => d.dispose());
+		});
+	}
+
 	/** The open session, if the running agent speaks NES and it is enabled. */
 	get current(): NesSession | undefined {
 		return this.session?.isOpen ? this.session : undefined;

@@ -85,16 +85,7 @@ export function assertMirrors(view: AgentView, documents: readonly vscode.TextDo
 	}
 }
 
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-export function random(seed: number): () => number {
-	let state = seed | 0;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = Math.imul(state ^ (state >>> 15), 1 | state);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+export { random } from '../../../shared/random';
 
 export function seedOf(text: string): number {
 	let h = 2166136261;

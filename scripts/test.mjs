@@ -7,12 +7,13 @@
 //                supported VS Code and the newest available
 // Flags: --tier=static,unit,protocol,vscode (default: all), --target=min,latest (default: both),
 //        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs),
-//        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet).
+//        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet),
+//        --serial (run the VS Code versions one after the other instead of side by side).
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ensureDependencies } from './bootstrap.mjs';
@@ -54,10 +55,12 @@ if (tiers.includes('static')) {
 	record('static (eslint, tsc)', { passed: (lint.code === 0) + (types.code === 0), failed: 0, skipped: 0 }, lint.code || types.code);
 }
 
-const build = await run(process.execPath, ['scripts/build.mjs']);
-if (build.code !== 0) {
-	console.error('Build failed.');
-	process.exit(1);
+if (!process.argv.includes('--no-build')) {
+	const build = await run(process.execPath, ['scripts/build.mjs']);
+	if (build.code !== 0) {
+		console.error('Build failed.');
+		process.exit(1);
+	}
 }
 
 for (const tier of ['unit', 'protocol']) {
@@ -69,8 +72,39 @@ for (const tier of ['unit', 'protocol']) {
 	record(tier, nodeTestCounts(out), code);
 }
 
-if (tiers.includes('vscode')) {
-	const electron = arg('runner', ['code-server'])[0] === 'electron';
+const electron = arg('runner', ['code-server'])[0] === 'electron';
+if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv.includes('--serial')) {
+	// The in-editor runs mostly wait on the editor, so the two VS Code versions run side by side,
+	// each in a child process whose output is printed whole when it ends.
+	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
+	const passThrough = process.argv.slice(2).filter((a) => a.startsWith('--suite='));
+	const children = [];
+	for (const target of targets) {
+		await ensureVSCode(target); // installs one at a time; the first target's tests start meanwhile
+		const resultsFile = join(mkdtempSync(join(tmpdir(), 'agent-link-results-')), 'results.json');
+		const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, ...passThrough];
+		children.push(
+			new Promise((resolve) => {
+				const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+				let out = '';
+				child.stdout.on('data', (d) => (out += d));
+				child.stderr.on('data', (d) => (out += d));
+				child.on('exit', (code) => {
+					process.stdout.write(`\n===== VS Code ${target} =====\n${out}`);
+					const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [{ tier: `vscode ${target}`, passed: 0, failed: 1, skipped: 0 }];
+					rmSync(dirname(resultsFile), { recursive: true, force: true });
+					resolve({ code, counts });
+				});
+			}),
+		);
+	}
+	for (const { code, counts } of await Promise.all(children)) {
+		results.push(...counts);
+		if (code !== 0 && !counts.some((c) => c.failed > 0)) {
+			results.push({ tier: 'vscode (runner)', passed: 0, failed: 1, skipped: 0 });
+		}
+	}
+} else if (tiers.includes('vscode')) {
 	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
 	const { runTests } = await import(electron ? '../test/vscode/runner/electron.mjs' : '../test/vscode/runner/run.mjs');
 	const { suites, sharedAgents } = await import('../test/vscode/suites.mjs');
@@ -121,6 +155,11 @@ if (tiers.includes('vscode')) {
 			rmSync(scratch, { recursive: true, force: true });
 		}
 	}
+}
+
+const resultsOut = process.argv.find((a) => a.startsWith('--results='))?.slice('--results='.length);
+if (resultsOut) {
+	writeFileSync(resultsOut, JSON.stringify(results));
 }
 
 console.log('\nTests by tier:');

@@ -23,7 +23,9 @@ import {
 	type RecentFileInput,
 	type RelatedSnippetInput,
 } from '../../common/nes/context';
-import type { SuggestNesResponse } from '../../common/nes/protocol';
+import type { NesSuggestion, SuggestNesResponse } from '../../common/nes/protocol';
+import { suggestionUri, suggestionsFromAgent } from '../../common/nes/suggestions';
+import type { PositionEncoding } from '../../common/positionEncoding';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
 import type { ContextRecorder, Recording } from './contextRecorder';
@@ -39,8 +41,10 @@ export type TriggerKind = 'automatic' | 'diagnostic' | 'manual';
 export interface SuggestOutcome {
 	/** The params sent (without the `sessionId` the session adds). */
 	readonly request?: Record<string, unknown>;
-	/** The agent's validated answer. */
+	/** The agent's validated answer, as sent (positions in the agent's encoding). */
 	readonly response?: SuggestNesResponse;
+	/** The suggestions with positions in the editor's coordinates (UTF-16); those for documents that cannot be read are left out. */
+	readonly suggestions?: NesSuggestion[];
 	/** Why there is no answer, as shown to the user. */
 	readonly error?: string;
 	/** Time to build the request, context included, in milliseconds. */
@@ -289,7 +293,8 @@ export class NesSuggestCommand implements vscode.Disposable {
 			this.log.info(
 				`nes/suggest (manual): ${response.suggestions.length} suggestion(s)${kinds ? ` (${kinds})` : ''}; built in ${buildMs.toFixed(1)} ms, answered in ${(performance.now() - sent).toFixed(0)} ms.`,
 			);
-			return { request, response, buildMs };
+			const suggestions = await toEditorCoordinates(response.suggestions, session.profile.encoding);
+			return { request, response, suggestions, buildMs };
 		} catch (error) {
 			return { ...this.fail(`The agent could not suggest an edit: ${errorMessage(error)}`, 'error'), request, buildMs };
 		} finally {
@@ -316,4 +321,21 @@ export class NesSuggestCommand implements vscode.Disposable {
 	dispose(): void {
 		this.registration.dispose();
 	}
+}
+
+/** Converts suggestions to UTF-16 positions against the current text of the files they name. */
+async function toEditorCoordinates(suggestions: readonly NesSuggestion[], encoding: PositionEncoding): Promise<NesSuggestion[]> {
+	const documents = new Map<string, vscode.TextDocument | undefined>();
+	for (const uri of new Set(suggestions.map(suggestionUri))) {
+		if (uri === undefined || documents.has(uri)) {
+			continue;
+		}
+		const parsed = vscode.Uri.parse(uri, false);
+		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === parsed.toString());
+		documents.set(uri, open ?? (parsed.scheme === 'file' ? await vscode.workspace.openTextDocument(parsed).then((d) => d, () => undefined) : undefined));
+	}
+	return suggestionsFromAgent(suggestions, (uri) => {
+		const document = documents.get(uri);
+		return document && documentConverter(document, encoding);
+	});
 }

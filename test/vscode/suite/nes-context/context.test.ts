@@ -310,9 +310,14 @@ describe('Agent Link: nes/suggest context', function () {
 			await moveTo(s.main, new vscode.Position(greeting.lineNumber, utf16 - 2), new vscode.Position(greeting.lineNumber, utf16));
 			diagnosticsCollection.set(s.main.document.uri, [new vscode.Diagnostic(new vscode.Range(greeting.lineNumber, utf16 - 2, greeting.lineNumber, utf16), 'emoji', vscode.DiagnosticSeverity.Error)]);
 			await waitUntil(() => vscode.languages.getDiagnostics(s.main.document.uri).length === 1, 5000, 'the diagnostic');
-			const { params } = await suggest(a);
+			const { params, outcome } = await suggest(a);
 			const line = greeting.lineNumber;
 			assert.deepEqual(params.position, { line, character: utf8 });
+			// The fixture answers with an edit at the position it was sent (UTF-8 bytes); the command
+			// hands it back in the editor's UTF-16 coordinates.
+			const edit = outcome.suggestions?.[0];
+			assert.ok(edit?.kind === 'edit', JSON.stringify(outcome.suggestions));
+			assert.deepEqual(edit.edits[0]?.range.start, { line, character: utf16 });
 			assert.deepEqual(params.selection, { start: { line, character: utf8 - 4 }, end: { line, character: utf8 } });
 			const context = params.context as Record<Key, Json[]>;
 			assert.deepEqual(Object.keys(context).sort(), [...KEYS].sort());

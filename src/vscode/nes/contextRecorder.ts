@@ -181,17 +181,8 @@ export class ContextRecorder implements vscode.Disposable {
 		return active && active.session === this.nes.current ? active.recording : undefined;
 	}
 
-	/** Starts tracking for `session`; the result ends it. */
+	/** Starts tracking for `session`; the result ends it (forEachSession disposes it only for this session). */
 	private start(session: NesSession): vscode.Disposable {
-		this.begin(session);
-		return new vscode.Disposable(() => {
-			if (this.active?.session === session) {
-				this.stop();
-			}
-		});
-	}
-
-	private begin(session: NesSession): void {
 		this.stop();
 		// Read once per session, as the document events do: a file is in or out for the whole session.
 		const recording = new SessionRecording(session.profile, this.config.current.nes.maxFileBytes);
@@ -199,7 +190,7 @@ export class ContextRecorder implements vscode.Disposable {
 		const { context } = session.profile;
 		const wantsFocus = context.openFiles !== undefined || context.recentFiles !== undefined || recording.relatedSnippets !== undefined;
 		if (!wantsFocus && !recording.editHistory && !recording.userActions) {
-			return;
+			return this.scope();
 		}
 		recording.disposables.push(
 			vscode.window.onDidChangeActiveTextEditor((editor) => recording.focused(editor)),
@@ -219,6 +210,11 @@ export class ContextRecorder implements vscode.Disposable {
 		this.log.debug(
 			`Recording suggestion context for NES session ${session.id}:${recording.editHistory ? ' edit history' : ''}${recording.userActions ? ' user actions' : ''}${recording.relatedSnippets ? ' related snippets' : ''}${wantsFocus ? ' focus' : ''}.`,
 		);
+		return this.scope();
+	}
+
+	private scope(): vscode.Disposable {
+		return new vscode.Disposable(() => this.stop());
 	}
 
 	private stop(): void {

@@ -51,17 +51,8 @@ export class DocumentSync implements vscode.Disposable {
 		return this.active?.core.hasShadow(uri) ?? false;
 	}
 
-	/** Starts tracking for `session`; the result ends it. */
+	/** Starts tracking for `session`; the result ends it (forEachSession disposes it only for this session). */
 	private start(session: NesSession): vscode.Disposable {
-		this.begin(session);
-		return new vscode.Disposable(() => {
-			if (this.active?.session === session) {
-				this.stop();
-			}
-		});
-	}
-
-	private begin(session: NesSession): void {
 		this.stop();
 		const { profile } = session;
 		const core = new DocumentSyncCore({
@@ -76,7 +67,7 @@ export class DocumentSync implements vscode.Disposable {
 		const disposables: vscode.Disposable[] = [];
 		this.active = { session, core, disposables };
 		if (!Object.values(profile.events).some(Boolean)) {
-			return; // no document events declared: nothing to track
+			return this.scope(); // no document events declared: nothing to track
 		}
 		const open = (document: vscode.TextDocument) => {
 			if (isFile(document)) {
@@ -123,6 +114,11 @@ export class DocumentSync implements vscode.Disposable {
 			focus.schedule(editor);
 			focus.flush();
 		}
+		return this.scope();
+	}
+
+	private scope(): vscode.Disposable {
+		return new vscode.Disposable(() => this.stop());
 	}
 
 	private stop(): void {

@@ -21,7 +21,7 @@ import { UserActionRecorder } from '../src/common/nes/userActions';
 const { values } = parseArgs({ options: { keys: { type: 'string', default: '20000' }, builds: { type: 'string', default: '200' } } });
 const KEYS = Number(values.keys);
 const BUILDS = Number(values.builds);
-const URI = 'file:///work/src/big.ts';
+const URI = 'file:///project/src/big.ts';
 
 /** A seeded generator, so every run types the same thing. */
 function random(seed: number): () => number {
@@ -137,7 +137,7 @@ const small = (i: number) => `import { x${i} } from './x';\n`.repeat(40);
 const range = (line: number) => ({ start: { line, character: 4 }, end: { line, character: 12 } });
 const diagnostics: DiagnosticInput[] = [];
 for (let i = 0; i < 500; i++) {
-	diagnostics.push({ uri: i < 100 ? URI : `file:///work/src/f${i % 40}.ts`, range: range((i * 37) % 20_000), severity: (['error', 'warning', 'information', 'hint'] as const)[i % 4]!, message: `Problem number ${i} in this file.` });
+	diagnostics.push({ uri: i < 100 ? URI : `file:///project/src/f${i % 40}.ts`, range: range((i * 37) % 20_000), severity: (['error', 'warning', 'information', 'hint'] as const)[i % 4]!, message: `Problem number ${i} in this file.` });
 }
 const excerpt = Array.from({ length: 30 }, (_, i) => `\tfield${i}: string;`).join('\n');
 const builds: number[] = [];
@@ -147,13 +147,13 @@ for (let b = 0; b < BUILDS + 20; b++) {
 	// What the vscode layer hands over: the current file's head (as its getText(range) would), other files, tabs, diagnostics.
 	const bigText = doc.lines.slice(0, 800).join('\n');
 	const inputs: ContextInputs = {
-		recentFiles: [{ uri: URI, languageId: 'typescript', text: bigText }, ...Array.from({ length: 9 }, (_, i) => ({ uri: `file:///work/src/r${i}.ts`, languageId: 'typescript', text: small(i) }))],
-		relatedSnippets: Array.from({ length: 8 }, (_, i) => ({ uri: `file:///work/src/s${i}.ts`, excerpts: [0, 1, 2, 3].map((j) => ({ startLine: j * 40, endLine: j * 40 + 29, text: excerpt })) })),
+		recentFiles: [{ uri: URI, languageId: 'typescript', text: bigText }, ...Array.from({ length: 9 }, (_, i) => ({ uri: `file:///project/src/r${i}.ts`, languageId: 'typescript', text: small(i) }))],
+		relatedSnippets: Array.from({ length: 8 }, (_, i) => ({ uri: `file:///project/src/s${i}.ts`, excerpts: [0, 1, 2, 3].map((j) => ({ startLine: j * 40, endLine: j * 40 + 29, text: excerpt })) })),
 		editHistory: history,
 		userActions: actions,
-		openFiles: Array.from({ length: 40 }, (_, i) => ({ uri: `file:///work/src/o${i}.ts`, languageId: 'typescript', visibleRange: i === 0 ? range(9_990) : null, lastFocusedMs: i % 3 === 0 ? null : 1_700_000_000_000 + i })),
+		openFiles: Array.from({ length: 40 }, (_, i) => ({ uri: `file:///project/src/o${i}.ts`, languageId: 'typescript', visibleRange: i === 0 ? range(9_990) : null, lastFocusedMs: i % 3 === 0 ? null : 1_700_000_000_000 + i })),
 		diagnostics: { items: diagnostics, cursor: { uri: URI, line: 10_000 } },
-		pathOf: (uri) => uri.slice('file:///work/'.length),
+		pathOf: (uri) => uri.slice('file:///project/'.length),
 	};
 	const params = { sessionId: 'nes-1', uri: URI, version: doc.version, position: { line: 10_000, character: 20 }, triggerKind: 'manual', context: assembleSuggestContext(profile, inputs) };
 	const json = JSON.stringify(params);

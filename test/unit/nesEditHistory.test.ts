@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { EditHistory, unifiedHunk, utf8Length, type TextReplacement } from '../../src/common/nes/editHistory';
 
-const URI = 'file:///work/src/main.ts';
+const URI = 'file:///project/src/main.ts';
 const big = { maxCount: 1000, maxBytes: 1e9, maxEntryBytes: 1e9 };
 
 /** The replacement of `length` code units at `offset` in `text` by `insert`, as a change event gives it. */

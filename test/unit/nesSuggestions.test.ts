@@ -6,7 +6,7 @@ import { createPositionConverter } from '../../src/common/positionEncoding';
 
 const text = ["const s = 'café 😀!';", 'second line'];
 const lines = { lineCount: text.length, lineText: (l: number) => text[l] ?? '' };
-const uri = 'file:///work/a.ts';
+const uri = 'file:///project/a.ts';
 // In UTF-8, 'é' is 2 bytes and '😀' 4; in UTF-16 they are 1 and 2 units.
 const emojiEndUtf16 = text[0]!.indexOf('😀') + 2;
 const emojiEndUtf8 = Buffer.byteLength(text[0]!.slice(0, emojiEndUtf16));

@@ -115,9 +115,9 @@ export class LineSplitter {
 	}
 }
 
-/** The result of parsing one line: a JSON object, or why it is not one. */
+/** The result of parsing one line: a JSON value, or why it is not JSON. */
 export type ParsedLine =
-	| { readonly ok: true; readonly value: Record<string, unknown> }
+	| { readonly ok: true; readonly value: unknown }
 	| { readonly ok: false; readonly reason: string; readonly preview: string };
 
 const PREVIEW_CHARS = 80;
@@ -127,18 +127,17 @@ export function previewOf(line: string): string {
 	return JSON.stringify(cut);
 }
 
-/** Parses a line as a JSON object; anything else comes back as a reason and a short preview for the log. */
+/**
+ * Parses a line as JSON; a line that is not JSON (including one nested too deep
+ * for the parser) comes back as a reason and a short preview for the log.
+ * Whether the value is a JSON-RPC message is for `classifyEnvelope` to say.
+ */
 export function parseLine(line: string): ParsedLine {
-	let value: unknown;
 	try {
-		value = JSON.parse(line);
+		return { ok: true, value: JSON.parse(line) as unknown };
 	} catch {
 		return { ok: false, reason: 'not JSON', preview: previewOf(line) };
 	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		return { ok: false, reason: 'not a JSON object', preview: previewOf(line) };
-	}
-	return { ok: true, value: value as Record<string, unknown> };
 }
 
 /** Serializes one message as a line. */

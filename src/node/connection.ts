@@ -19,6 +19,7 @@ import {
 	type CancellationToken,
 	type Disposable,
 	type Event,
+	type Message,
 	type MessageConnection,
 	type RequestMessage,
 } from 'vscode-jsonrpc/node';
@@ -26,7 +27,8 @@ import type * as z from 'zod/mini';
 import { ErrorCodes, Methods, cancelRequestParamsSchema, describeZodError } from '../common/protocol';
 import { errorMessage, type Logger } from '../common/log';
 import type { WireTracer } from '../common/trace';
-import { NdjsonMessageReader, NdjsonMessageWriter } from './ndjsonTransport';
+import type { RequestId } from '../common/jsonrpc';
+import { NdjsonMessageReader, NdjsonMessageWriter, type OutstandingIds } from './ndjsonTransport';
 
 export interface AgentConnectionOptions {
 	/** The agent's stdout. */
@@ -65,6 +67,8 @@ export class AgentError extends Error {
 }
 
 type Handler<S extends z.ZodMiniType, R> = (params: z.infer<S>, token: CancellationToken) => R | Promise<R>;
+type RequestHandler = (params: unknown, token: CancellationToken) => Promise<unknown>;
+type NotificationHandler = (params: unknown) => void | Promise<void>;
 
 /** Tracks the token of each request the agent sent us, by id, so `$/cancel_request` can reach it. */
 class IncomingCancellation {
@@ -102,6 +106,8 @@ export class AgentConnection implements Disposable {
 	private readonly writer: NdjsonMessageWriter;
 	private readonly incoming = new IncomingCancellation();
 	private readonly inFlight = new Set<(error: Error) => void>();
+	private readonly requestHandlers = new Map<string, RequestHandler>();
+	private readonly notificationHandlers = new Map<string, NotificationHandler>();
 	private readonly closeEmitter = new Emitter<Error>();
 	private failure: Error | undefined;
 	private closing = false;
@@ -110,8 +116,10 @@ export class AgentConnection implements Disposable {
 	readonly onDidClose: Event<Error> = this.closeEmitter.event;
 
 	constructor(private readonly options: AgentConnectionOptions) {
-		this.reader = new NdjsonMessageReader(options.input, options.maxLineBytes, options.log, options.tracer);
-		this.writer = new NdjsonMessageWriter(options.output, options.tracer);
+		const outstanding: OutstandingIds = new Set();
+		const sink = { answer: (id: RequestId | null, code: number, message: string) => this.answerInvalid(id, code, message) };
+		this.reader = new NdjsonMessageReader(options.input, options.maxLineBytes, options.log, options.tracer, sink, outstanding);
+		this.writer = new NdjsonMessageWriter(options.output, options.tracer, outstanding);
 		this.connection = createMessageConnection(this.reader, this.writer, {
 			error: (m) => options.log.error(m),
 			warn: (m) => options.log.warn(m),
@@ -133,15 +141,19 @@ export class AgentConnection implements Disposable {
 		});
 		this.reader.onClose(() => this.inputClosed());
 		this.writer.onError(([error]) => options.log.debug(`Writing to the agent failed: ${error.message}`));
-		this.connection.onNotification(Methods.cancelRequest, (params: unknown) => {
-			const parsed = cancelRequestParamsSchema.safeParse(params);
+		// One dispatcher for every method, registered as vscode-jsonrpc's "star" handlers: those get
+		// the params exactly as sent. A handler registered by method name would have vscode-jsonrpc
+		// spread array params into arguments and pass the token in place of absent params.
+		this.connection.onRequest((method: string, params: unknown, token: CancellationToken) => this.dispatchRequest(method, params, token));
+		this.connection.onNotification((method: string, params: unknown) => this.dispatchNotification(method, params));
+		this.notificationHandlers.set(Methods.cancelRequest, (params: unknown) => {
+			const parsed = cancelRequestParamsSchema.safeParse(params ?? {});
 			if (parsed.success && parsed.data.requestId !== null) {
 				this.incoming.cancel(parsed.data.requestId);
 			} else {
-				options.log.warn(`Ignored ${Methods.cancelRequest} with invalid params: ${JSON.stringify(params)}`);
+				options.log.warn(`Ignored ${Methods.cancelRequest} with invalid params: ${parsed.success ? 'requestId is null' : describeZodError(parsed.error)}`);
 			}
 		});
-		this.connection.onUnhandledNotification((message) => options.log.trace(`Ignored notification ${message.method}: no handler`));
 	}
 
 	/** Starts reading. Register handlers first. */
@@ -155,39 +167,60 @@ export class AgentConnection implements Disposable {
 
 	/** Handles a request from the agent; params are validated with `schema` first. */
 	onRequest<S extends z.ZodMiniType, R>(method: string, schema: S, handler: Handler<S, R>): Disposable {
-		return this.connection.onRequest(method, async (params: unknown, token: CancellationToken) => {
-			try {
-				const parsed = schema.safeParse(params ?? {});
-				if (!parsed.success) {
-					throw new ResponseError(ErrorCodes.InvalidParams, describeZodError(parsed.error));
-				}
-				return await raceCancellation(Promise.resolve(handler(parsed.data, token)), token);
-			} catch (error) {
-				if (error instanceof ResponseError) {
-					throw error;
-				}
-				this.options.log.error(`Handling ${method} failed: ${errorMessage(error)}`);
-				throw new ResponseError(ErrorCodes.InternalError, `${method} failed: ${errorMessage(error)}`);
-			} finally {
-				this.incoming.done(token);
+		const entry: RequestHandler = async (params, token) => {
+			const parsed = schema.safeParse(params ?? {});
+			if (!parsed.success) {
+				throw new ResponseError(ErrorCodes.InvalidParams, describeZodError(parsed.error));
 			}
-		});
+			return handler(parsed.data, token);
+		};
+		this.requestHandlers.set(method, entry);
+		return { dispose: () => this.requestHandlers.get(method) === entry && this.requestHandlers.delete(method) };
 	}
 
 	/** Handles a notification from the agent; invalid params are logged and dropped. */
 	onNotification<S extends z.ZodMiniType>(method: string, schema: S, handler: (params: z.infer<S>) => void | Promise<void>): Disposable {
-		return this.connection.onNotification(method, async (params: unknown) => {
+		const entry: NotificationHandler = async (params) => {
 			const parsed = schema.safeParse(params ?? {});
 			if (!parsed.success) {
 				this.options.log.warn(`Ignored ${method} from the agent: ${describeZodError(parsed.error)}`);
 				return;
 			}
-			try {
-				await handler(parsed.data);
-			} catch (error) {
-				this.options.log.error(`Handling ${method} failed: ${errorMessage(error)}`);
+			await handler(parsed.data);
+		};
+		this.notificationHandlers.set(method, entry);
+		return { dispose: () => this.notificationHandlers.get(method) === entry && this.notificationHandlers.delete(method) };
+	}
+
+	private async dispatchRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
+		try {
+			const handler = this.requestHandlers.get(method);
+			if (!handler) {
+				throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
 			}
-		});
+			return await raceCancellation(Promise.resolve(handler(params, token)), token);
+		} catch (error) {
+			if (error instanceof ResponseError) {
+				throw error;
+			}
+			this.options.log.error(`Handling ${method} failed: ${errorMessage(error)}`);
+			throw new ResponseError(ErrorCodes.InternalError, `${method} failed: ${errorMessage(error)}`);
+		} finally {
+			this.incoming.done(token);
+		}
+	}
+
+	private async dispatchNotification(method: string, params: unknown): Promise<void> {
+		const handler = this.notificationHandlers.get(method);
+		if (!handler) {
+			this.options.log.trace(`Ignored notification ${method}: no handler`);
+			return;
+		}
+		try {
+			await handler(params);
+		} catch (error) {
+			this.options.log.error(`Handling ${method} failed: ${errorMessage(error)}`);
+		}
 	}
 
 	/**
@@ -262,6 +295,16 @@ export class AgentConnection implements Disposable {
 		this.connection.dispose();
 		this.writer.end();
 		this.closeEmitter.dispose();
+	}
+
+	/** Answers a message the reader could not hand on (JSON-RPC 2.0 §5: every request that can be identified gets an answer). */
+	private answerInvalid(id: RequestId | null, code: number, message: string): void {
+		if (this.failure) {
+			return;
+		}
+		this.writer.write({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Message).catch((error: unknown) => {
+			this.options.log.debug(`Answering an invalid message failed: ${errorMessage(error)}`);
+		});
 	}
 
 	private inputClosed(): void {

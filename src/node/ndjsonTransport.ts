@@ -1,24 +1,30 @@
 /**
  * vscode-jsonrpc reader and writer for ACP's newline-delimited JSON framing.
  * (vscode-jsonrpc's own stream reader and writer speak LSP's Content-Length
- * headers.) The envelope of every incoming message is checked with zod here;
- * method params are checked by the handlers' own schemas in {@link AgentConnection}.
+ * headers.) The envelope of every incoming message is sorted by
+ * {@link classifyEnvelope} here: only valid messages reach vscode-jsonrpc, and
+ * the reader says what to answer for the rest. Method params are checked by the
+ * handlers' own schemas in {@link AgentConnection}.
  */
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
-import * as z from 'zod/mini';
+import { EnvelopeErrorCodes, classifyEnvelope, type RequestId } from '../common/jsonrpc';
 import { LineSplitter, parseLine, previewOf } from '../common/ndjson';
 import type { Logger } from '../common/log';
 import type { WireTracer } from '../common/trace';
 
-const idSchema = z.union([z.string(), z.number(), z.null()]);
+/** What the reader cannot hand to the dispatcher, and so asks its owner to deal with. */
+export interface EnvelopeSink {
+	/** Answer this error to the agent (an invalid request, or a request with params of the wrong type). */
+	answer(id: RequestId | null, code: number, message: string): void;
+}
 
-/** A JSON-RPC 2.0 request, notification or response, as far as framing cares. */
-const envelopeSchema = z.union([
-	z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), id: z.optional(idSchema), params: z.optional(z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())])) }),
-	z.looseObject({ jsonrpc: z.literal('2.0'), id: idSchema, result: z.unknown() }).check(z.refine((m) => 'result' in m, 'missing result')),
-	z.looseObject({ jsonrpc: z.literal('2.0'), id: idSchema, error: z.looseObject({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) }) }),
-]);
+/**
+ * Ids of our requests still waiting for an answer, shared by the writer (which
+ * adds them) and the reader (which takes them out), so an answer to an id we
+ * never used, or used and already got an answer for, is seen and dropped.
+ */
+export type OutstandingIds = Set<RequestId>;
 
 export class NdjsonMessageReader extends AbstractMessageReader {
 	private readonly splitter: LineSplitter;
@@ -29,6 +35,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 		maxLineBytes: number,
 		private readonly log: Logger,
 		private readonly tracer?: WireTracer,
+		private readonly sink?: EnvelopeSink,
+		private readonly outstanding?: OutstandingIds,
 	) {
 		super();
 		this.splitter = new LineSplitter(maxLineBytes);
@@ -80,15 +88,44 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 			this.log.warn(`Ignored a line from the agent that is ${parsed.reason}: ${parsed.preview}`);
 			return;
 		}
-		const envelope = envelopeSchema.safeParse(parsed.value);
-		if (!envelope.success) {
-			this.log.warn(`Ignored a message from the agent that is not JSON-RPC 2.0: ${previewOf(line)}`);
-			return;
+		const value = parsed.value;
+		if (this.tracer?.enabled && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+			this.tracer.record('recv', value, Buffer.byteLength(line, 'utf8') + 1, line);
 		}
-		if (this.tracer?.enabled) {
-			this.tracer.record('recv', parsed.value, Buffer.byteLength(line, 'utf8') + 1, line);
+		const envelope = classifyEnvelope(value);
+		switch (envelope.kind) {
+			case 'request':
+			case 'notification':
+				callback(envelope.message as unknown as Message);
+				return;
+			case 'response': {
+				const id = envelope.message.id as RequestId | null;
+				if (id === null) {
+					const error = envelope.message.error as { code: number; message: string } | undefined;
+					this.log.warn(`The agent sent a response without an id${error ? ` (error ${error.code}: ${previewOf(error.message)})` : ''}; ignored.`);
+				} else if (!this.outstanding || this.outstanding.delete(id)) {
+					callback(envelope.message as unknown as Message);
+				} else {
+					this.log.warn(`Ignored a response from the agent to request ${JSON.stringify(id)}, which Agent Link never sent or already has an answer for: ${previewOf(line)}`);
+				}
+				return;
+			}
+			case 'answer':
+				this.log.warn(`Answered ${envelope.code} to a message from the agent (${envelope.message}): ${previewOf(line)}`);
+				this.sink?.answer(envelope.id, envelope.code, envelope.message);
+				return;
+			case 'badResponse':
+				this.log.warn(`Ignored a response from the agent that is not valid JSON-RPC 2.0 (${envelope.reason}): ${previewOf(line)}`);
+				if (envelope.id !== undefined && (!this.outstanding || this.outstanding.delete(envelope.id))) {
+					// Fail the request it names rather than leave it waiting for an answer that came broken.
+					const failure = { jsonrpc: '2.0', id: envelope.id, error: { code: EnvelopeErrorCodes.InvalidRequest, message: `The agent's reply is not valid JSON-RPC 2.0: ${envelope.reason}` } };
+					callback(failure as unknown as Message);
+				}
+				return;
+			case 'badNotification':
+				this.log.warn(`Ignored notification ${envelope.method} from the agent: ${envelope.reason}`);
+				return;
 		}
-		callback(parsed.value as unknown as Message);
 	}
 
 	private shutdown(): void {
@@ -107,6 +144,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 	constructor(
 		private readonly output: Writable,
 		private readonly tracer?: WireTracer,
+		private readonly outstanding?: OutstandingIds,
 	) {
 		super();
 		output.on('error', (error: Error) => this.fireError(error));
@@ -122,6 +160,10 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 			return Promise.reject(new Error('The agent connection is closed.'));
 		}
 		const line = `${JSON.stringify(message)}\n`;
+		const { id, method } = message as { id?: unknown; method?: unknown };
+		if (this.outstanding && method !== undefined && (typeof id === 'number' || typeof id === 'string')) {
+			this.outstanding.add(id);
+		}
 		if (this.tracer?.enabled) {
 			this.tracer.record('send', message as never, Buffer.byteLength(line, 'utf8'), line);
 		}

@@ -167,7 +167,7 @@ describe('a misbehaving agent', () => {
 		assert.deepEqual(await h.connection.sendRequest('_test/echo', { a: 1 }, any), { a: 1 });
 		assert.deepEqual(await h.connection.sendRequest('_test/echo', { a: 2 }, any), { a: 2 });
 		assert.ok(log.lines.some((l) => /Ignored a line from the agent that is not JSON: "this is not json"/.test(l)));
-		assert.ok(log.lines.some((l) => /not JSON-RPC 2.0: "\{\\"no\\":\\"jsonrpc field\\"\}"/.test(l)));
+		assert.ok(log.lines.some((l) => /Answered -32600 to a message from the agent \(Invalid Request: .*\): "\{\\"no\\":\\"jsonrpc field\\"\}"/.test(l)));
 		assert.equal(h.connection.isClosed, false);
 	});
 

@@ -124,3 +124,23 @@ describe('JSON-RPC edge cases from an agent process', () => {
 		assert.equal(h.connection.isClosed, false);
 	});
 });
+
+describe('a flood of requests from an agent', () => {
+	it('answers 10 000 editor-state requests in flight at once, every one of them', async () => {
+		const h = await launch(fixture('well-behaved.mjs'));
+		try {
+			let calls = 0;
+			h.connection.onRequest(EditorStateMethods.activeDocument, sessionParamsSchema, () => {
+				calls++;
+				return { document: { uri: 'file:///project/a.ts', languageId: 'typescript' } };
+			});
+			await h.initialize(clientInfo, {});
+			const flood = (await h.connection.sendRequest('_test/flood', { method: EditorStateMethods.activeDocument, params: { sessionId: 's1' }, count: 10_000 }, any)) as { answered: number; codes: Record<string, number> };
+			assert.deepEqual(flood, { answered: 10_000, codes: { result: 10_000 } });
+			assert.equal(calls, 10_000);
+			assert.equal(h.connection.isClosed, false);
+		} finally {
+			await h.dispose();
+		}
+	});
+});

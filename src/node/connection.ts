@@ -36,6 +36,8 @@ export interface AgentConnectionOptions {
 	/** The agent's stdin. */
 	readonly output: Writable;
 	readonly maxLineBytes: number;
+	/** Requests from the agent handled at once; the rest wait until answers are written. Default 256. */
+	readonly maxConcurrentRequests?: number;
 	readonly log: Logger;
 	readonly tracer?: WireTracer;
 	/**
@@ -118,8 +120,8 @@ export class AgentConnection implements Disposable {
 	constructor(private readonly options: AgentConnectionOptions) {
 		const outstanding: OutstandingIds = new Set();
 		const sink = { answer: (id: RequestId | null, code: number, message: string) => this.answerInvalid(id, code, message) };
-		this.reader = new NdjsonMessageReader(options.input, options.maxLineBytes, options.log, options.tracer, sink, outstanding);
-		this.writer = new NdjsonMessageWriter(options.output, options.tracer, outstanding);
+		this.reader = new NdjsonMessageReader(options.input, { maxLineBytes: options.maxLineBytes, log: options.log, tracer: options.tracer, sink, outstanding, maxConcurrentRequests: options.maxConcurrentRequests });
+		this.writer = new NdjsonMessageWriter(options.output, { tracer: options.tracer, outstanding, onAnswered: (id) => this.reader.answered(id) });
 		this.connection = createMessageConnection(this.reader, this.writer, {
 			error: (m) => options.log.error(m),
 			warn: (m) => options.log.warn(m),

@@ -8,7 +8,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
+import { RequestAdmission } from '../common/admission';
 import { EnvelopeErrorCodes, classifyEnvelope, type RequestId } from '../common/jsonrpc';
+import { ErrorCodes, Methods } from '../common/protocol';
 import { LineSplitter, parseLine, previewOf } from '../common/ndjson';
 import type { Logger } from '../common/log';
 import type { WireTracer } from '../common/trace';
@@ -26,23 +28,58 @@ export interface EnvelopeSink {
  */
 export type OutstandingIds = Set<RequestId>;
 
+export interface ReaderOptions {
+	/** The longest line accepted; a longer one closes the connection. */
+	readonly maxLineBytes: number;
+	readonly log: Logger;
+	readonly tracer?: WireTracer;
+	readonly sink?: EnvelopeSink;
+	readonly outstanding?: OutstandingIds;
+	/** Requests handled at once before the rest wait for answers to be written ({@link RequestAdmission}). */
+	readonly maxConcurrentRequests?: number;
+}
+
+/** ACP's cancellation notification (`Methods.cancelRequest`), which never waits behind requests. */
+const CANCEL_REQUEST = Methods.cancelRequest;
+
 export class NdjsonMessageReader extends AbstractMessageReader {
 	private readonly splitter: LineSplitter;
+	private readonly admission: RequestAdmission<Message>;
+	private readonly log: Logger;
+	private readonly tracer: WireTracer | undefined;
+	private readonly sink: EnvelopeSink | undefined;
+	private readonly outstanding: OutstandingIds | undefined;
+	private callback: DataCallback | undefined;
 	private closed = false;
 
 	constructor(
 		private readonly input: Readable,
-		maxLineBytes: number,
-		private readonly log: Logger,
-		private readonly tracer?: WireTracer,
-		private readonly sink?: EnvelopeSink,
-		private readonly outstanding?: OutstandingIds,
+		options: ReaderOptions,
 	) {
 		super();
-		this.splitter = new LineSplitter(maxLineBytes);
+		({ log: this.log, tracer: this.tracer, sink: this.sink, outstanding: this.outstanding } = options);
+		this.splitter = new LineSplitter(options.maxLineBytes);
+		this.admission = new RequestAdmission<Message>(
+			{
+				deliver: (message) => this.callback?.(message),
+				cancelled: (id) => this.sink?.answer(id, ErrorCodes.RequestCancelled, 'Request cancelled'),
+			},
+			options.maxConcurrentRequests,
+		);
+	}
+
+	/** Requests being handled (answer not written yet) and requests and notifications waiting behind them. */
+	get load(): { readonly handling: number; readonly queued: number } {
+		return { handling: this.admission.handling, queued: this.admission.queued };
+	}
+
+	/** The answer to request `id` has been written: let the next waiting request through. */
+	answered(id: RequestId): void {
+		this.admission.answered(id);
 	}
 
 	listen(callback: DataCallback): Disposable {
+		this.callback = callback;
 		const onData = (chunk: Buffer | string) => {
 			if (this.closed) {
 				return;
@@ -58,7 +95,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 				return;
 			}
 			for (const line of lines) {
-				this.deliver(line, callback);
+				this.deliver(line);
 			}
 		};
 		const onEnd = () => {
@@ -82,7 +119,8 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 		};
 	}
 
-	private deliver(line: string, callback: DataCallback): void {
+	private deliver(line: string): void {
+		const callback = this.callback!;
 		const parsed = parseLine(line);
 		if (!parsed.ok) {
 			this.log.warn(`Ignored a line from the agent that is ${parsed.reason}: ${parsed.preview}`);
@@ -95,9 +133,21 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 		const envelope = classifyEnvelope(value);
 		switch (envelope.kind) {
 			case 'request':
-			case 'notification':
-				callback(envelope.message as unknown as Message);
+				this.admission.request(envelope.message.id as RequestId, envelope.message as unknown as Message);
 				return;
+			case 'notification': {
+				const message = envelope.message;
+				if (message.method === CANCEL_REQUEST) {
+					const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+					// A request still waiting is answered as cancelled here; one being handled is cancelled by the dispatcher, at once.
+					if (!((typeof requestId === 'string' || typeof requestId === 'number') && this.admission.cancel(requestId))) {
+						callback(message as unknown as Message);
+					}
+					return;
+				}
+				this.admission.notification(message as unknown as Message);
+				return;
+			}
 			case 'response': {
 				const id = envelope.message.id as RequestId | null;
 				if (id === null) {
@@ -130,6 +180,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
 	private shutdown(): void {
 		this.closed = true;
+		this.admission.clear();
 		this.splitter.reset();
 		this.input.pause();
 		this.input.removeAllListeners('data');
@@ -137,16 +188,26 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 	}
 }
 
+export interface WriterOptions {
+	readonly tracer?: WireTracer;
+	readonly outstanding?: OutstandingIds;
+	/** Called once an answer to the agent's request `id` has been written out (or failed to be). */
+	readonly onAnswered?: (id: RequestId) => void;
+}
+
 export class NdjsonMessageWriter extends AbstractMessageWriter {
 	private errorCount = 0;
 	private closed = false;
+	private readonly tracer: WireTracer | undefined;
+	private readonly outstanding: OutstandingIds | undefined;
+	private readonly onAnswered: ((id: RequestId) => void) | undefined;
 
 	constructor(
 		private readonly output: Writable,
-		private readonly tracer?: WireTracer,
-		private readonly outstanding?: OutstandingIds,
+		options: WriterOptions = {},
 	) {
 		super();
+		({ tracer: this.tracer, outstanding: this.outstanding, onAnswered: this.onAnswered } = options);
 		output.on('error', (error: Error) => this.fireError(error));
 		output.on('close', () => {
 			this.closed = true;
@@ -161,14 +222,17 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 		}
 		const line = `${JSON.stringify(message)}\n`;
 		const { id, method } = message as { id?: unknown; method?: unknown };
-		if (this.outstanding && method !== undefined && (typeof id === 'number' || typeof id === 'string')) {
+		const hasId = typeof id === 'number' || typeof id === 'string';
+		if (this.outstanding && method !== undefined && hasId) {
 			this.outstanding.add(id);
 		}
+		const answered = method === undefined && hasId ? this.onAnswered : undefined;
 		if (this.tracer?.enabled) {
 			this.tracer.record('send', message as never, Buffer.byteLength(line, 'utf8'), line);
 		}
 		return new Promise<void>((resolve, reject) => {
 			this.output.write(line, 'utf8', (error) => {
+				answered?.(id as RequestId);
 				if (error) {
 					this.errorCount++;
 					this.fireError(error, message, this.errorCount);

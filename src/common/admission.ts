@@ -1,0 +1,135 @@
+/**
+ * Backpressure for requests from the agent: at most `limit` of them are being
+ * handled at once, counting from when a request is handed to its handler until
+ * its answer has been written out. The rest wait here, in arrival order, with
+ * the notifications that came after them, and go on as answers are written.
+ *
+ * Without it, an agent that sends ten thousand requests at once has every one
+ * handled straight away, and their answers pile up in the pipe's buffer faster
+ * than the agent reads them: hundreds of megabytes, written out in one blocking
+ * batch. Reading never stops (an agent blocked writing to us could not read our
+ * answers either), so only the small request lines wait.
+ *
+ * `$/cancel_request` never waits: it reaches requests being handled at once, and
+ * a request still waiting here is taken out and answered as cancelled. Pure.
+ */
+import type { RequestId } from './jsonrpc';
+
+export interface AdmissionSink<M> {
+	/** Hands a request or notification on to the dispatcher. */
+	deliver(message: M): void;
+	/** Answers a waiting request that was cancelled before it was handed on. */
+	cancelled(id: RequestId): void;
+}
+
+interface Waiting<M> {
+	readonly message: M;
+	/** The request's id; undefined for a notification. */
+	readonly id: RequestId | undefined;
+}
+
+export class RequestAdmission<M> {
+	private readonly waiting: Waiting<M>[] = [];
+	private head = 0;
+	/** Requests handed on whose answer is not written yet, by id (an agent may reuse an id). */
+	private readonly active = new Map<RequestId, number>();
+	private activeCount = 0;
+
+	constructor(
+		private readonly sink: AdmissionSink<M>,
+		readonly limit = 256,
+	) {}
+
+	/** Requests being handled now. */
+	get handling(): number {
+		return this.activeCount;
+	}
+
+	/** Requests and notifications waiting for a free place. */
+	get queued(): number {
+		return this.waiting.length - this.head;
+	}
+
+	/** A request arrived. */
+	request(id: RequestId, message: M): void {
+		if (this.queued > 0 || this.activeCount >= this.limit) {
+			this.waiting.push({ message, id });
+			return;
+		}
+		this.admit(id, message);
+	}
+
+	/** A notification arrived: after the requests waiting before it, to keep the agent's order. */
+	notification(message: M): void {
+		if (this.queued > 0) {
+			this.waiting.push({ message, id: undefined });
+			return;
+		}
+		this.sink.deliver(message);
+	}
+
+	/**
+	 * `$/cancel_request` arrived for `id`: a waiting request with that id is taken out and answered
+	 * as cancelled. Returns whether one was; if not, the cancellation goes to the dispatcher at once.
+	 */
+	cancel(id: RequestId): boolean {
+		for (let i = this.head; i < this.waiting.length; i++) {
+			const entry = this.waiting[i]!;
+			if (entry.id === id) {
+				this.waiting.splice(i, 1);
+				this.sink.cancelled(id);
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The answer to request `id` was written (or could not be). Frees its place and hands on
+	 * what waited for it. Answers to ids never handed on (an invalid request's -32600) free nothing.
+	 */
+	answered(id: RequestId): void {
+		const count = this.active.get(id);
+		if (count === undefined) {
+			return;
+		}
+		if (count > 1) {
+			this.active.set(id, count - 1);
+		} else {
+			this.active.delete(id);
+		}
+		this.activeCount--;
+		this.drain();
+	}
+
+	/** Drops everything waiting (the connection is closing). */
+	clear(): void {
+		this.waiting.length = 0;
+		this.head = 0;
+	}
+
+	private admit(id: RequestId, message: M): void {
+		this.active.set(id, (this.active.get(id) ?? 0) + 1);
+		this.activeCount++;
+		this.sink.deliver(message);
+	}
+
+	private drain(): void {
+		// Notifications take no place: those at the front go on even when every place is taken.
+		while (this.head < this.waiting.length && (this.activeCount < this.limit || this.waiting[this.head]!.id === undefined)) {
+			const entry = this.waiting[this.head++]!;
+			if (entry.id === undefined) {
+				this.sink.deliver(entry.message);
+			} else {
+				this.admit(entry.id, entry.message);
+			}
+		}
+		if (this.head === this.waiting.length) {
+			this.waiting.length = 0;
+			this.head = 0;
+		} else if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+			this.waiting.splice(0, this.head);
+			this.head = 0;
+		}
+	}
+}

@@ -78,6 +78,8 @@ export class RequestAdmission<M> {
 			if (entry.id === id) {
 				this.waiting.splice(i, 1);
 				this.sink.cancelled(id);
+				// Notifications that only waited behind it may go now.
+				this.drain();
 				return true;
 			}
 		}

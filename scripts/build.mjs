@@ -1,5 +1,6 @@
 // One esbuild script for everything that ships or runs in tests:
 //   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
+//   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
 //   out/test/**.test.js         unit and protocol tests (plain Node)
 //   out/test/vscode/suite/*.js  the suite that runs inside VS Code's extension host
 //   out/bench/*.js              benchmarks
@@ -46,14 +47,26 @@ const common = {
 	banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
+/**
+ * The archive readers (tar, yauzl) are needed only when a registry agent is installed: the extension
+ * loads them from dist/archive.js on first use instead of carrying them in its start-up bundle.
+ */
+const lazyArchive = {
+	name: 'lazy-archive',
+	setup(build) {
+		build.onResolve({ filter: /^\.\/archive$/ }, (args) => (args.importer.endsWith(join('src', 'node', 'registryClient.ts')) ? { path: './archive.js', external: true } : undefined));
+	},
+};
+
 const builds = [
 	{
 		name: 'extension',
 		options: {
 			...common,
-			entryPoints: { extension: join(root, 'src/vscode/extension.ts') },
+			entryPoints: { extension: join(root, 'src/vscode/extension.ts'), archive: join(root, 'src/node/archive.ts') },
 			outdir: join(root, 'dist'),
 			external: ['vscode'],
+			plugins: [lazyArchive],
 			minify: !dev,
 			keepNames: false,
 			metafile: true,

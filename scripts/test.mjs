@@ -128,7 +128,8 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			mkdirSync(workspace, { recursive: true });
 			suite.prepare?.(workspace, ctx);
 			const extra = suite.settings?.({ ...ctx, workspace }) ?? {};
-			const userSettings = { ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
+			// No suite reaches the real ACP Registry (these machines have no internet): off unless a suite points it somewhere.
+			const userSettings = { 'agentLink.registry.url': '', ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
 			const phases = suite.phases ?? 1;
 			for (let phase = 1; phase <= phases; phase++) {
 				const resultsFile = join(scratch, `results-${phase}.json`);

@@ -5,6 +5,7 @@
  * keys and defaults match `contributes.configuration` in package.json.
  */
 import * as z from 'zod/mini';
+import { DEFAULT_REGISTRY_URL } from './registry';
 
 export const agentDefinitionSchema = z.object({
 	command: z.string().check(z.trim(), z.minLength(1, 'command must not be empty')),
@@ -25,6 +26,8 @@ export const settingSchemas = {
 	maxMessageSize: z._default(z.int().check(z.minimum(1), z.maximum(1024)), 64),
 	'nes.enabled': z._default(z.boolean(), true),
 	'nes.maxFileSize': z._default(z.number().check(z.positive(), z.maximum(1024)), 2),
+	// Empty turns the registry off; otherwise an http(s) URL (plain HTTP is only ever fetched from this machine).
+	'registry.url': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty to turn the registry off')), DEFAULT_REGISTRY_URL),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -41,6 +44,8 @@ export interface Config {
 		/** Documents larger than this are never sent to an NES agent. */
 		readonly maxFileBytes: number;
 	};
+	/** The ACP Agent Registry's URL; empty when the registry is turned off. */
+	readonly registryUrl: string;
 }
 
 export interface ConfigProblem {
@@ -87,6 +92,7 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 			enabled: read('nes.enabled'),
 			maxFileBytes: Math.round(read('nes.maxFileSize') * 1024 * 1024),
 		}),
+		registryUrl: read('registry.url').trim(),
 	});
 	return { config, problems };
 }

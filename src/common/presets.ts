@@ -9,28 +9,32 @@ export interface AgentPreset {
 	readonly definition: AgentDefinition;
 	/** How to get the command when it is not installed. */
 	readonly install: string;
+	/** The same agent's id in the ACP Registry, so it is listed once. */
+	readonly registryId: string;
 }
 
-function preset(name: string, command: string, args: string[], install: string): AgentPreset {
-	return Object.freeze({ name, definition: Object.freeze({ command, args, env: {} }), install });
+function preset(name: string, command: string, args: string[], install: string, registryId: string): AgentPreset {
+	return Object.freeze({ name, definition: Object.freeze({ command, args, env: {} }), install, registryId });
 }
 
 export const AGENT_PRESETS: readonly AgentPreset[] = Object.freeze([
-	preset('Claude Code', 'claude-agent-acp', [], 'npm install -g @agentclientprotocol/claude-agent-acp'),
-	preset('Gemini CLI', 'gemini', ['--acp'], 'npm install -g @google/gemini-cli'),
-	preset('Codex', 'codex-acp', [], 'npm install -g @zed-industries/codex-acp'),
-	preset('OpenCode', 'opencode', ['acp'], 'npm install -g opencode-ai'),
-	preset('Qwen Code', 'qwen', ['--acp'], 'npm install -g @qwen-code/qwen-code'),
-	preset('GitHub Copilot CLI', 'copilot', ['--acp'], 'npm install -g @github/copilot'),
-	preset('Auggie', 'auggie', ['--acp'], 'npm install -g @augmentcode/auggie'),
+	preset('Claude Code', 'claude-agent-acp', [], 'npm install -g @agentclientprotocol/claude-agent-acp', 'claude-acp'),
+	preset('Gemini CLI', 'gemini', ['--acp'], 'npm install -g @google/gemini-cli', 'gemini'),
+	preset('Codex', 'codex-acp', [], 'npm install -g @zed-industries/codex-acp', 'codex-acp'),
+	preset('OpenCode', 'opencode', ['acp'], 'npm install -g opencode-ai', 'opencode'),
+	preset('Qwen Code', 'qwen', ['--acp'], 'npm install -g @qwen-code/qwen-code', 'qwen-code'),
+	preset('GitHub Copilot CLI', 'copilot', ['--acp'], 'npm install -g @github/copilot', 'github-copilot-cli'),
+	preset('Auggie', 'auggie', ['--acp'], 'npm install -g @augmentcode/auggie', 'auggie'),
 ]);
 
-/** A selectable agent: a user definition or a preset. */
+/** A selectable agent: a user definition, a preset, or an agent of the ACP Registry. */
 export interface AgentChoice {
 	readonly name: string;
 	readonly definition: AgentDefinition;
-	readonly source: 'user' | 'preset';
+	readonly source: 'user' | 'preset' | 'registry';
 	readonly install?: string;
+	/** For a preset: its id in the ACP Registry. For a registry agent: its id and the version this choice runs. */
+	readonly registry?: { readonly id: string; readonly version?: string };
 }
 
 /** User agents first (in settings order), then the presets they do not replace. */
@@ -38,7 +42,7 @@ export function agentChoices(userAgents: Readonly<Record<string, AgentDefinition
 	const choices: AgentChoice[] = Object.entries(userAgents).map(([name, definition]) => ({ name, definition, source: 'user' }));
 	for (const p of AGENT_PRESETS) {
 		if (!(p.name in userAgents)) {
-			choices.push({ name: p.name, definition: p.definition, source: 'preset', install: p.install });
+			choices.push({ name: p.name, definition: p.definition, source: 'preset', install: p.install, registry: { id: p.registryId } });
 		}
 	}
 	return choices;

@@ -62,6 +62,7 @@ export class AgentManager implements vscode.Disposable {
 	private running: RunningAgent | undefined;
 	private ready: ReadyAgent | undefined;
 	private lastChoice: AgentChoice | undefined;
+	private readonly choiceSources: (() => readonly AgentChoice[])[] = [];
 	private generation = 0;
 	private restartTimer: NodeJS.Timeout | undefined;
 	private readonly features: AgentFeature[] = [];
@@ -103,9 +104,25 @@ export class AgentManager implements vscode.Disposable {
 		this.features.push(feature);
 	}
 
-	/** Configured agents first, then the presets they do not replace. */
+	/** Configured agents first, then the presets they do not replace, then agents from other sources (the ACP Registry) by other names. */
 	choices(): AgentChoice[] {
-		return agentChoices(this.config.current.agents);
+		const choices = agentChoices(this.config.current.agents);
+		const names = new Set(choices.map((c) => c.name));
+		for (const source of this.choiceSources) {
+			for (const choice of source()) {
+				if (!names.has(choice.name)) {
+					names.add(choice.name);
+					choices.push(choice);
+				}
+			}
+		}
+		return choices;
+	}
+
+	/** Adds agents that can be started by name (`agentLink.defaultAgent`, the select command's argument). */
+	addChoiceSource(source: () => readonly AgentChoice[]): vscode.Disposable {
+		this.choiceSources.push(source);
+		return new vscode.Disposable(() => this.choiceSources.splice(this.choiceSources.indexOf(source), 1));
 	}
 
 	findChoice(name: string): AgentChoice | undefined {

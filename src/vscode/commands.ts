@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { describeCommand, type AgentChoice } from '../common/presets';
+import type { RegistryAgent } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
 import type { AgentManager } from './agentManager';
 import type { ExtensionLog } from './log';
+import { offerText, type RegistryFeature, type RegistryListing } from './registry';
 
 /** Command ids: every command lives under `agentLink.`, clear of other ACP extensions' `acp.*`. */
 export const Commands = {
@@ -14,14 +16,26 @@ export const Commands = {
 
 interface ChoiceItem extends vscode.QuickPickItem {
 	readonly choice?: AgentChoice;
+	/** An agent of the ACP Registry, set up (consent, download) once picked. */
+	readonly registry?: RegistryAgent;
 	readonly configure?: true;
+	readonly showLog?: true;
 }
 
-export function registerCommands(manager: AgentManager, log: ExtensionLog): vscode.Disposable[] {
+export function registerCommands(manager: AgentManager, log: ExtensionLog, registry?: RegistryFeature): vscode.Disposable[] {
 	return [
 		vscode.commands.registerCommand(Commands.selectAgent, async (name?: unknown) => {
 			// Tests and keybindings may pass a name; the palette shows the picker.
-			const choice = typeof name === 'string' ? manager.findChoice(name) : await pickAgent(manager);
+			let choice: AgentChoice | undefined;
+			if (typeof name === 'string') {
+				choice = manager.findChoice(name);
+			} else {
+				const picked = await pickAgent(manager, registry);
+				if (picked?.showLog) {
+					log.show();
+				}
+				choice = picked?.registry && registry ? await registry.prepare(picked.registry) : picked?.choice;
+			}
 			if (typeof name === 'string' && !choice) {
 				void vscode.window.showErrorMessage(`Agent Link: there is no agent named "${name}". Add it to the agentLink.agents setting.`);
 				return;
@@ -49,9 +63,13 @@ export function registerCommands(manager: AgentManager, log: ExtensionLog): vsco
 	];
 }
 
-async function pickAgent(manager: AgentManager): Promise<AgentChoice | undefined> {
+/**
+ * The agent picker. Configured agents and presets show at once; the ACP Registry's section is
+ * added when its list has loaded (the picker shows it is busy meanwhile), so a slow network never
+ * holds the picker up.
+ */
+async function pickAgent(manager: AgentManager, registry: RegistryFeature | undefined): Promise<ChoiceItem | undefined> {
 	const current = manager.state.kind === 'stopped' ? undefined : manager.currentChoice?.name;
-	const items: ChoiceItem[] = [];
 	const choices = manager.choices();
 	const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
 	// Say up front which presets are not installed, instead of failing after the pick.
@@ -60,25 +78,69 @@ async function pickAgent(manager: AgentManager): Promise<AgentChoice | undefined
 	);
 	const user = choices.filter((c) => c.source === 'user');
 	const presets = choices.filter((c) => c.source === 'preset');
-	if (user.length > 0) {
-		items.push({ label: 'Configured agents', kind: vscode.QuickPickItemKind.Separator });
-		items.push(...user.map((c) => toItem(c, current, installed.get(c.name) ?? true)));
-	}
-	items.push({ label: 'Presets', kind: vscode.QuickPickItemKind.Separator });
-	items.push(...presets.map((c) => toItem(c, current, installed.get(c.name) ?? true)));
-	items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-	items.push({ label: '$(gear) Configure agents…', description: 'agentLink.agents in user settings', configure: true });
-	const pick = await vscode.window.showQuickPick(items, {
-		title: 'Agent Link: Select Agent',
-		placeHolder: 'The agent to start (the running one is stopped)',
-		matchOnDescription: true,
-		matchOnDetail: true,
+	const configure: ChoiceItem[] = [
+		{ label: '', kind: vscode.QuickPickItemKind.Separator },
+		{ label: '$(gear) Configure agents…', description: 'agentLink.agents in user settings', configure: true },
+	];
+	const build = (listing: RegistryListing | undefined): ChoiceItem[] => {
+		const items: ChoiceItem[] = [];
+		if (user.length > 0) {
+			items.push({ label: 'Configured agents', kind: vscode.QuickPickItemKind.Separator });
+			items.push(...user.map((c) => toItem(c, current, installed.get(c.name) ?? true)));
+		}
+		items.push({ label: 'Presets', kind: vscode.QuickPickItemKind.Separator });
+		for (const preset of presets) {
+			// A preset that is not installed but is in the registry is offered from there: listed once.
+			const entry = !(installed.get(preset.name) ?? true) && preset.registry ? registry?.presetEntry(preset.registry.id) : undefined;
+			const item = toItem(preset, current, installed.get(preset.name) ?? true);
+			items.push(entry ? { ...item, detail: `$(cloud-download) Not installed: pick to run ${entry.name} ${entry.version} from the ACP Registry, or install with: ${preset.install ?? ''}`, choice: undefined, registry: entry } : item);
+		}
+		if (listing) {
+			items.push({ label: listing.label, kind: vscode.QuickPickItemKind.Separator });
+			if (listing.error) {
+				items.push({ label: '$(warning) The ACP Registry could not be loaded', detail: listing.error, description: 'Show Log', showLog: true });
+			}
+			for (const offer of listing.offers) {
+				const icon = offer.agent.icon && /^https:\/\//.test(offer.agent.icon) ? vscode.Uri.parse(offer.agent.icon) : undefined;
+				items.push({ label: `${offer.agent.name === current ? '$(check) ' : ''}${offer.agent.name}`, ...offerText(offer), iconPath: icon, registry: offer.agent });
+			}
+		}
+		return [...items, ...configure];
+	};
+	const quickPick = vscode.window.createQuickPick<ChoiceItem>();
+	quickPick.title = 'Agent Link: Select Agent';
+	quickPick.placeholder = 'The agent to start (the running one is stopped)';
+	quickPick.matchOnDescription = true;
+	quickPick.matchOnDetail = true;
+	quickPick.items = build(undefined);
+	const pick = await new Promise<ChoiceItem | undefined>((resolve) => {
+		quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+		quickPick.onDidHide(() => resolve(undefined));
+		quickPick.show();
+		if (registry) {
+			quickPick.busy = true;
+			void registry.listing().then((listing) => {
+				quickPick.busy = false;
+				if (listing) {
+					// Keep what the user typed and where the highlight is.
+					const active = quickPick.activeItems[0];
+					quickPick.items = build(listing);
+					const again = active && quickPick.items.find((i) => i.label === active.label && i.kind !== vscode.QuickPickItemKind.Separator);
+					if (again) {
+						quickPick.activeItems = [again];
+					}
+				}
+			}, () => {
+				quickPick.busy = false;
+			});
+		}
 	});
+	quickPick.dispose();
 	if (pick?.configure) {
 		await vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'agentLink.agents' } });
 		return undefined;
 	}
-	return pick?.choice;
+	return pick;
 }
 
 function toItem(choice: AgentChoice, current: string | undefined, installed: boolean): ChoiceItem {

@@ -7,7 +7,7 @@ import type { Logger } from '../common/log';
  * machine) settings only: a folder's `.vscode/settings.json` comes with
  * whatever repository was cloned and must never choose a command.
  */
-const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'maxMessageSize']);
+const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'maxMessageSize', 'registry.url']);
 
 export class ConfigService implements vscode.Disposable {
 	private snapshot: Config;

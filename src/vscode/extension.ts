@@ -13,6 +13,7 @@ import { ContextRecorder } from './nes/contextRecorder';
 import { DocumentSync } from './nes/documentSync';
 import { NesSessionManager } from './nes/nesSession';
 import { NesSuggestCommand } from './nes/suggest';
+import { RegistryFeature } from './registry';
 import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
@@ -23,6 +24,8 @@ export interface AgentLinkApi {
 	readonly documentSync: DocumentSync;
 	/** Client editor state (`workspace/open_documents` …) as agents see it. */
 	readonly editorState: EditorStateFeature;
+	/** Agents from the ACP Registry. */
+	readonly registry: RegistryFeature;
 	readonly statusBarText: () => string;
 	/** Recent log lines, newest last. */
 	readonly recentLog: () => readonly string[];
@@ -66,7 +69,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	context.subscriptions.push(contextRecorder, new NesSuggestCommand(nes, contextRecorder, config, log));
 	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
 	context.subscriptions.push(editorState);
-	context.subscriptions.push(config, agents, statusBar, nes, ...registerCommands(agents, log));
+	const registry = new RegistryFeature(context, agents, config, log);
+	context.subscriptions.push(config, agents, statusBar, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
 	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
 
@@ -78,6 +82,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		nes,
 		documentSync,
 		editorState,
+		registry,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};

@@ -252,3 +252,41 @@ export function archiveKind(url: string): ArchiveKind | undefined {
 	}
 	return 'raw';
 }
+
+/** A registry agent as the picker shows it. */
+export interface RegistryOffer {
+	readonly agent: RegistryAgent;
+	readonly launch: RegistryLaunch;
+	/** The version set up here, when it is older than the registry's. */
+	readonly updateFrom?: string;
+	readonly installed: boolean;
+}
+
+/** "3 minutes ago", "2 hours ago", "4 days ago". */
+export function age(at: number, now = Date.now()): string {
+	const minutes = Math.max(0, Math.round((now - at) / 60_000));
+	if (minutes < 60) {
+		return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+	}
+	const hours = Math.round(minutes / 60);
+	if (hours < 48) {
+		return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+	}
+	const days = Math.round(hours / 24);
+	return `${days} days ago`;
+}
+
+/** A picker item's words for a registry offer. */
+export function offerText(offer: RegistryOffer): { description: string; detail: string } {
+	const { agent, launch } = offer;
+	const description = [`v${agent.version}`, agent.license, describeKind(agent, launch)].filter(Boolean).join(' · ');
+	let detail = agent.description;
+	if (launch.kind === 'unavailable') {
+		detail = `$(warning) ${launch.reason}`;
+	} else if (offer.updateFrom) {
+		detail = `$(arrow-circle-up) Update from ${offer.updateFrom}. ${agent.description}`;
+	} else if (offer.installed) {
+		detail = `$(check) Installed. ${agent.description}`;
+	}
+	return { description, detail };
+}

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
 import { AGENT_PRESETS, type AgentChoice } from '../common/presets';
-import { chooseLaunch, compareVersions, describeKind, describeSource, registryPlatform, type RegistryAgent, type RegistryLaunch } from '../common/registry';
+import { age, chooseLaunch, compareVersions, describeSource, registryPlatform, type RegistryAgent, type RegistryLaunch, type RegistryOffer } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
 import { DownloadCancelledError, installBinary, loadCatalogue, removeOtherVersions, type Catalogue } from '../node/registryClient';
 import type { AgentManager } from './agentManager';
@@ -30,14 +30,7 @@ interface InstalledRecord {
 	readonly env: Readonly<Record<string, string>>;
 }
 
-/** A registry agent as the picker shows it. */
-export interface RegistryOffer {
-	readonly agent: RegistryAgent;
-	readonly launch: RegistryLaunch;
-	/** The version set up here, when it is older than the registry's. */
-	readonly updateFrom?: string;
-	readonly installed: boolean;
-}
+export { offerText } from '../common/registry';
 
 export interface RegistryListing {
 	readonly offers: readonly RegistryOffer[];
@@ -81,8 +74,13 @@ export class RegistryFeature implements vscode.Disposable {
 		);
 	}
 
+	/** Agent Link's global storage folder: `agents/<id>/<version>/` and the saved `registry/` list live here. */
+	get storageFolder(): string {
+		return this.context.globalStorageUri.fsPath;
+	}
+
 	private get agentsDir(): string {
-		return path.join(this.context.globalStorageUri.fsPath, 'agents');
+		return path.join(this.storageFolder, 'agents');
 	}
 
 	private get installed(): Record<string, InstalledRecord> {
@@ -339,33 +337,4 @@ function toChoice(record: InstalledRecord): AgentChoice {
 
 function mb(bytes: number): string {
 	return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** "3 minutes ago", "2 hours ago", "4 days ago". */
-export function age(at: number, now = Date.now()): string {
-	const minutes = Math.max(0, Math.round((now - at) / 60_000));
-	if (minutes < 60) {
-		return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
-	}
-	const hours = Math.round(minutes / 60);
-	if (hours < 48) {
-		return `${hours} hour${hours === 1 ? '' : 's'} ago`;
-	}
-	const days = Math.round(hours / 24);
-	return `${days} days ago`;
-}
-
-/** A picker item's words for a registry offer. */
-export function offerText(offer: RegistryOffer): { description: string; detail: string } {
-	const { agent, launch } = offer;
-	const description = [`v${agent.version}`, agent.license, describeKind(agent, launch)].filter(Boolean).join(' · ');
-	let detail = agent.description;
-	if (launch.kind === 'unavailable') {
-		detail = `$(warning) ${launch.reason}`;
-	} else if (offer.updateFrom) {
-		detail = `$(arrow-circle-up) Update from ${offer.updateFrom}. ${agent.description}`;
-	} else if (offer.installed) {
-		detail = `$(check) Installed. ${agent.description}`;
-	}
-	return { description, detail };
 }

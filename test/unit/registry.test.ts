@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
 	RegistryFormatError,
+	age,
 	chooseLaunch,
 	commandInFolder,
 	compareVersions,
 	describeSource,
+	offerText,
 	packageSpec,
 	parseRegistry,
 	registryPlatform,
@@ -128,5 +130,26 @@ describe('commandInFolder', () => {
 		for (const bad of ['../x', '/usr/bin/x', 'C:\\x.exe', 'a/../../b', '.', '']) {
 			assert.equal(commandInFolder(bad), undefined, bad);
 		}
+	});
+});
+
+describe('what the picker says', () => {
+	it('says how old a saved list is', () => {
+		const now = Date.UTC(2026, 10, 22, 12);
+		assert.equal(age(now - 30_000, now), '1 minute ago');
+		assert.equal(age(now - 5 * 60_000, now), '5 minutes ago');
+		assert.equal(age(now - 3 * 3600_000, now), '3 hours ago');
+		assert.equal(age(now - 5 * 86400_000, now), '5 days ago');
+		assert.equal(age(now + 60_000, now), '0 minutes ago');
+	});
+
+	it('describes an offer: version, license, how it runs, and whether it is installed or has an update', () => {
+		const [agent] = parseRegistry({ agents: [binaryAgent] }).agents as [RegistryAgent];
+		const launch = chooseLaunch(agent, 'linux-x86_64', { npx: false, uvx: false });
+		assert.deepEqual(offerText({ agent, launch, installed: false }), { description: 'v0.9.0 · download', detail: '' });
+		assert.match(offerText({ agent, launch, installed: false, updateFrom: '0.8.0' }).detail, /^\$\(arrow-circle-up\) Update from 0\.8\.0/);
+		assert.match(offerText({ agent, launch, installed: true }).detail, /^\$\(check\) Installed/);
+		const away = chooseLaunch(agent, 'darwin-aarch64', { npx: false, uvx: false });
+		assert.match(offerText({ agent, launch: away, installed: false }).detail, /^\$\(warning\) Zeta offers downloads for linux-x86_64/);
 	});
 });

@@ -129,7 +129,8 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			suite.prepare?.(workspace, ctx);
 			const extra = suite.settings?.({ ...ctx, workspace }) ?? {};
 			// No suite reaches the real ACP Registry (these machines have no internet): off unless a suite points it somewhere.
-			const userSettings = { 'agentLink.registry.url': '', ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
+			// Next edit suggestions come from the chat agent unless a suite chooses an NES agent of its own.
+			const userSettings = { 'agentLink.registry.url': '', 'agentLink.nes.agent': '', ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
 			const phases = suite.phases ?? 1;
 			for (let phase = 1; phase <= phases; phase++) {
 				const resultsFile = join(scratch, `results-${phase}.json`);

@@ -5,6 +5,7 @@
  * keys and defaults match `contributes.configuration` in package.json.
  */
 import * as z from 'zod/mini';
+import { BUILT_IN_NES_AGENT } from './presets';
 import { DEFAULT_REGISTRY_URL } from './registry';
 
 export const agentDefinitionSchema = z.object({
@@ -26,6 +27,7 @@ export const settingSchemas = {
 	maxMessageSize: z._default(z.int().check(z.minimum(1), z.maximum(1024)), 64),
 	'nes.enabled': z._default(z.boolean(), true),
 	'nes.maxFileSize': z._default(z.number().check(z.positive(), z.maximum(1024)), 2),
+	'nes.agent': z._default(z.string(), BUILT_IN_NES_AGENT),
 	// Empty turns the registry off; otherwise an http(s) URL (plain HTTP is only ever fetched from this machine).
 	'registry.url': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty to turn the registry off')), DEFAULT_REGISTRY_URL),
 } as const;
@@ -43,6 +45,8 @@ export interface Config {
 		readonly enabled: boolean;
 		/** Documents larger than this are never sent to an NES agent. */
 		readonly maxFileBytes: number;
+		/** The agent next edit suggestions come from, by name; empty: the chat agent. */
+		readonly agent: string;
 	};
 	/** The ACP Agent Registry's URL; empty when the registry is turned off. */
 	readonly registryUrl: string;
@@ -91,6 +95,7 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		nes: Object.freeze({
 			enabled: read('nes.enabled'),
 			maxFileBytes: Math.round(read('nes.maxFileSize') * 1024 * 1024),
+			agent: read('nes.agent').trim(),
 		}),
 		registryUrl: read('registry.url').trim(),
 	});

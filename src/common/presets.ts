@@ -27,6 +27,17 @@ export const AGENT_PRESETS: readonly AgentPreset[] = Object.freeze([
 	preset('Auggie', 'auggie', ['--acp'], 'npm install -g @augmentcode/auggie', 'auggie'),
 ]);
 
+/** The name of Agent Link's own NES agent (dist/nes-agent.js), the default NES agent. */
+export const BUILT_IN_NES_AGENT = 'Agent Link NES (built in)';
+
+/**
+ * Agent Link's own NES agent as a choice, run with the editor's own runtime (`execPath` with
+ * `ELECTRON_RUN_AS_NODE=1`, which plain Node ignores), so nothing needs to be installed.
+ */
+export function builtInNesAgent(execPath: string, script: string): AgentChoice {
+	return { name: BUILT_IN_NES_AGENT, definition: { command: execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: '1' } }, source: 'preset' };
+}
+
 /** A selectable agent: a user definition, a preset, or an agent of the ACP Registry. */
 export interface AgentChoice {
 	readonly name: string;

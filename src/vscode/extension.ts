@@ -2,8 +2,10 @@
  * Agent Link's entry point. Activation wires the features together; every piece
  * is a small class with `dispose()`, owned by the extension's subscriptions.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
+import { builtInNesAgent } from '../common/presets';
 import { AgentManager, type AgentState } from './agentManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
@@ -11,6 +13,7 @@ import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
 import { ContextRecorder } from './nes/contextRecorder';
 import { DocumentSync } from './nes/documentSync';
+import { NesAgentSelector } from './nes/nesAgent';
 import { NesSessionManager } from './nes/nesSession';
 import { NesSuggestCommand } from './nes/suggest';
 import { RegistryFeature } from './registry';
@@ -18,7 +21,12 @@ import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
 export interface AgentLinkApi {
+	/** The chat agent. */
 	readonly agents: AgentManager;
+	/** The NES agent when it runs beside the chat agent (agentLink.nes.agent). */
+	readonly nesAgents: AgentManager;
+	/** Which of the two serves next edit suggestions. */
+	readonly nesAgentSelector: NesAgentSelector;
 	readonly nes: NesSessionManager;
 	/** NES document events of the current session: what the agent was told is open. */
 	readonly documentSync: DocumentSync;
@@ -33,7 +41,7 @@ export interface AgentLinkApi {
 	readonly activationMs: number;
 }
 
-let manager: AgentManager | undefined;
+let managers: AgentManager[] = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentLinkApi> {
 	const started = performance.now();
@@ -59,26 +67,41 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentL
 async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promise<Omit<AgentLinkApi, 'activationMs'>> {
 	const config = new ConfigService(log);
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-	const agents = new AgentManager(config, log, { name: 'agent-link', title: 'Agent Link', version });
-	manager = agents;
+	const clientInfo = { name: 'agent-link', title: 'Agent Link', version };
+	const agents = new AgentManager(config, log, clientInfo);
+	// The NES agent runs beside the chat agent, in a manager of its own (nes/nesAgent.ts).
+	const nesAgents = new AgentManager(config, log, clientInfo);
+	managers = [agents, nesAgents];
+	const builtIn = builtInNesAgent(process.execPath, path.join(context.extensionPath, 'dist', 'nes-agent.js'));
+	for (const manager of managers) {
+		context.subscriptions.push(manager.addChoiceSource(() => [builtIn]));
+	}
 	const statusBar = new AgentStatusBar(agents);
-	const nes = new NesSessionManager(agents, config, log);
+	const nesStatusBar = new AgentStatusBar(nesAgents, { id: 'agentLink.nesStatus', name: 'Agent Link: NES agent', command: 'agentLink.nes.selectAgent', priority: 99, hideWhenStopped: true, role: 'NES agent' });
+	const nesAgentSelector = new NesAgentSelector(agents, nesAgents, config, log);
+	const nes = new NesSessionManager(nesAgentSelector, config, log);
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
 	const contextRecorder = new ContextRecorder(nes, config, log);
 	context.subscriptions.push(contextRecorder, new NesSuggestCommand(nes, contextRecorder, config, log));
 	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
+	// Editor state answers whichever agent asks, for the sessions it created.
+	nesAgents.registerFeature(editorState);
 	context.subscriptions.push(editorState);
 	const registry = new RegistryFeature(context, agents, config, log);
-	context.subscriptions.push(config, agents, statusBar, nes, registry, ...registerCommands(agents, log, registry));
+	context.subscriptions.push(nesAgents.addChoiceSource(() => registry.installedChoices()));
+	context.subscriptions.push(config, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
 	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
 
 	startDefaultAgent(agents, config, log);
 	context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => startDefaultAgent(agents, config, log)));
+	nesAgentSelector.reconcile();
 
 	return {
 		agents,
+		nesAgents,
+		nesAgentSelector,
 		nes,
 		documentSync,
 		editorState,
@@ -107,6 +130,6 @@ function startDefaultAgent(agents: AgentManager, config: ConfigService, log: Ext
 }
 
 export async function deactivate(): Promise<void> {
-	await manager?.shutdown();
-	manager = undefined;
+	await Promise.all(managers.map((m) => m.shutdown()));
+	managers = [];
 }

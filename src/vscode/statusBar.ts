@@ -2,17 +2,31 @@ import * as vscode from 'vscode';
 import type { AgentManager, AgentState } from './agentManager';
 import { Commands } from './commands';
 
+/** Where an item sits and what it is for: the chat agent's (the default) or the NES agent's. */
+export interface AgentStatusBarOptions {
+	readonly id: string;
+	readonly name: string;
+	readonly command: string;
+	readonly priority: number;
+	/** Hidden while its agent is stopped (the NES agent's item, when the chat agent serves suggestions). */
+	readonly hideWhenStopped?: boolean;
+	/** Said before the agent's name in the tooltip and to screen readers. */
+	readonly role?: string;
+}
+
 /** The agent's name and health, bottom right; a click opens the agent picker. */
 export class AgentStatusBar implements vscode.Disposable {
 	private readonly item: vscode.StatusBarItem;
 	private readonly listener: vscode.Disposable;
 
-	constructor(manager: AgentManager) {
-		this.item = vscode.window.createStatusBarItem('agentLink.status', vscode.StatusBarAlignment.Right, 100);
-		this.item.name = 'Agent Link';
-		this.item.command = Commands.selectAgent;
+	constructor(
+		manager: AgentManager,
+		private readonly options: AgentStatusBarOptions = { id: 'agentLink.status', name: 'Agent Link', command: Commands.selectAgent, priority: 100 },
+	) {
+		this.item = vscode.window.createStatusBarItem(options.id, vscode.StatusBarAlignment.Right, options.priority);
+		this.item.name = options.name;
+		this.item.command = options.command;
 		this.render(manager.state);
-		this.item.show();
 		this.listener = manager.onDidChangeState((state) => this.render(state));
 	}
 
@@ -51,8 +65,16 @@ export class AgentStatusBar implements vscode.Disposable {
 				md.appendText(state.message);
 				break;
 		}
+		if (this.options.role && state.kind !== 'stopped') {
+			this.item.text = this.item.text.replace(/^(\$\([^)]+\) )/, `$1${this.options.role}: `);
+		}
 		this.item.tooltip = md;
-		this.item.accessibilityInformation = { label: `Agent Link: ${stateLabel(state)}` };
+		this.item.accessibilityInformation = { label: `Agent Link${this.options.role ? ` ${this.options.role}` : ''}: ${stateLabel(state)}` };
+		if (this.options.hideWhenStopped && state.kind === 'stopped') {
+			this.item.hide();
+		} else {
+			this.item.show();
+		}
 	}
 
 	dispose(): void {

@@ -91,6 +91,20 @@ export const suites = [
 		},
 	},
 	{
+		// Two agents at once: the NES agent (agentLink.nes.agent) beside the chat agent.
+		name: 'nes-agents',
+		settings: (ctx) => ({
+			'agentLink.nes.agent': 'NES Fixture',
+			'agentLink.agents': {
+				'NES Fixture': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+				'Chat With NES': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+			},
+		}),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+		},
+	},
+	{
 		name: 'untrusted',
 		trust: true,
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),

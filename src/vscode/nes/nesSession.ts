@@ -95,6 +95,16 @@ export class NesSession {
 	}
 }
 
+/**
+ * The agents next edit suggestions may come from (nesAgent.ts): the chat agent's manager and the
+ * NES agent's, and which of them serves suggestions now.
+ */
+export interface NesAgentSource {
+	readonly source: AgentManager;
+	readonly managers: readonly AgentManager[];
+	readonly onDidChangeSource: vscode.Event<AgentManager>;
+}
+
 /** Starts and ends the NES session as agents come and go and `agentLink.nes.enabled` changes. */
 export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	private session: NesSession | undefined;
@@ -110,26 +120,41 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	readonly features: ClientNesFeatures = { jump: false, rename: false, searchAndReplace: false };
 
 	constructor(
-		private readonly agents: AgentManager,
+		private readonly agents: NesAgentSource,
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 	) {
-		agents.registerFeature(this);
+		for (const manager of agents.managers) {
+			manager.registerFeature(this);
+			this.disposables.push(
+				manager.onDidChangeState((state) => {
+					if (state.kind !== 'ready' && this.session && this.session.agent !== this.agents.source.readyAgent) {
+						const ended = this.session;
+						this.session = undefined;
+						ended.markClosed();
+						this.endEmitter.fire(ended);
+					}
+				}),
+			);
+		}
 		this.disposables.push(
 			config.onDidChange((c) => {
-				const agent = agents.readyAgent;
+				const agent = agents.source.readyAgent;
 				if (!c.nes.enabled && this.session) {
 					void this.end('agentLink.nes.enabled was turned off');
 				} else if (c.nes.enabled && !this.session && agent) {
 					void this.begin(agent);
 				}
 			}),
-			agents.onDidChangeState((state) => {
-				if (state.kind !== 'ready' && this.session) {
-					const ended = this.session;
-					this.session = undefined;
-					ended.markClosed();
-					this.endEmitter.fire(ended);
+			// Suggestions moved to the other agent (agentLink.nes.agent, or the chat agent switched):
+			// close the session with the old one, which may keep running, and open one with the new.
+			agents.onDidChangeSource((source) => {
+				if (this.session && this.session.agent !== source.readyAgent) {
+					void this.end('next edit suggestions now come from another agent');
+				}
+				const agent = source.readyAgent;
+				if (agent && this.config.current.nes.enabled && !this.session) {
+					void this.begin(agent);
 				}
 			}),
 		);
@@ -176,17 +201,29 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	}
 
 	async initialized(agent: ReadyAgent): Promise<void> {
-		if (this.config.current.nes.enabled) {
+		// Every agent is initialized with NES capabilities; only the one serving suggestions gets a session.
+		if (this.config.current.nes.enabled && this.agents.source.readyAgent === agent) {
 			await this.begin(agent);
 		}
 	}
 
-	async beforeStop(): Promise<void> {
-		await this.end('the agent is stopping');
+	async beforeStop(agent: ReadyAgent): Promise<void> {
+		if (this.session?.agent === agent) {
+			await this.end('the agent is stopping');
+		}
 	}
 
 	private begin(agent: ReadyAgent): Promise<void> {
-		this.starting ??= this.start(agent).finally(() => (this.starting = undefined));
+		if (this.starting) {
+			// One start at a time; if it was for another agent, this one's turn comes after it.
+			return this.starting.then(() => {
+				if (!this.session && this.agents.source.readyAgent === agent && this.config.current.nes.enabled) {
+					return this.begin(agent);
+				}
+				return undefined;
+			});
+		}
+		this.starting = this.start(agent).finally(() => (this.starting = undefined));
 		return this.starting;
 	}
 
@@ -204,7 +241,7 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 		for (let attempt = 0; ; attempt++) {
 			try {
 				const result = await agent.handle.connection.sendRequest(NesMethods.start, params, startNesResponseSchema);
-				if (this.agents.readyAgent !== agent || !this.config.current.nes.enabled) {
+				if (this.agents.source.readyAgent !== agent || !this.config.current.nes.enabled) {
 					return;
 				}
 				const session = new NesSession(result.sessionId, profile, agent);

@@ -1,0 +1,89 @@
+// The NES agent beside the chat agent (agentLink.nes.agent): each in its own process with its own
+// connection, restart policy and status; one process when both roles name the same agent; editor
+// state answered to each agent for the sessions it created.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { EditorStateMethods } from '../../../../src/common/editorStateProtocol';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { api, isAlive, waitForState, waitUntil } from '../util';
+
+const any = z.unknown();
+const NES_AGENT = 'NES Fixture';
+const CHAT_WITH_NES = 'Chat With NES';
+
+async function setNesAgent(name: string): Promise<void> {
+	await vscode.workspace.getConfiguration('agentLink').update('nes.agent', name, vscode.ConfigurationTarget.Global);
+}
+
+async function pidOf(agents: AgentLinkApi['agents']): Promise<number> {
+	const agent = agents.readyAgent;
+	assert.ok(agent, 'an agent is ready');
+	return ((await agent.handle.connection.sendRequest('_test/pids', {}, any)) as { pid: number }).pid;
+}
+
+describe('the NES agent beside the chat agent', function () {
+	this.timeout(60_000);
+	let a: AgentLinkApi;
+
+	before(async () => {
+		a = await api();
+	});
+
+	it('starts the NES agent on its own at startup and opens the NES session with it', async () => {
+		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === NES_AGENT);
+		assert.equal(a.agents.state.kind, 'stopped', 'no chat agent was asked for');
+		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'the NES session with the NES agent');
+		assert.equal(a.nesAgentSelector.source, a.nesAgents);
+	});
+
+	it('runs the chat agent beside it, each in its own process, and keeps the NES session where it is', async () => {
+		await vscode.commands.executeCommand('agentLink.selectAgent', 'Fixture Agent');
+		await waitForState(a, (s) => s.kind === 'ready' && s.name === 'Fixture Agent');
+		const chatPid = await pidOf(a.agents);
+		const nesPid = await pidOf(a.nesAgents);
+		assert.notEqual(chatPid, nesPid);
+		assert.ok(isAlive(chatPid) && isAlive(nesPid));
+		assert.equal(a.nes.current?.agent.name, NES_AGENT);
+	});
+
+	it('answers editor state to each agent for the sessions it created, and only those', async () => {
+		const nesSession = a.nes.current!.id;
+		const nesAnswer = (await a.nesAgents.readyAgent!.handle.connection.sendRequest('_test/ask', { method: EditorStateMethods.activeDocument, params: { sessionId: nesSession } }, any)) as { result?: unknown; error?: { code: number } };
+		assert.ok('result' in nesAnswer, JSON.stringify(nesAnswer));
+		const chatAnswer = (await a.agents.readyAgent!.handle.connection.sendRequest('_test/ask', { method: EditorStateMethods.activeDocument, params: { sessionId: nesSession } }, any)) as { error?: { code: number } };
+		assert.equal(chatAnswer.error?.code, -32602, 'the chat agent cannot use the NES agent’s session');
+	});
+
+	it('restarts a crashed NES agent in its own manager, leaving the chat agent alone', async () => {
+		const chatPid = await pidOf(a.agents);
+		const nesPid = await pidOf(a.nesAgents);
+		process.kill(nesPid, 'SIGKILL');
+		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'crashed');
+		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === NES_AGENT);
+		assert.notEqual(await pidOf(a.nesAgents), nesPid);
+		assert.equal(await pidOf(a.agents), chatPid);
+		assert.equal(a.agents.state.kind, 'ready');
+		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'a new NES session with the restarted agent');
+	});
+
+	it('starts one process when both roles name the same agent', async () => {
+		await setNesAgent(CHAT_WITH_NES);
+		await vscode.commands.executeCommand('agentLink.selectAgent', CHAT_WITH_NES);
+		await waitForState(a, (s) => s.kind === 'ready' && s.name === CHAT_WITH_NES);
+		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'stopped');
+		assert.equal(a.nesAgentSelector.source, a.agents);
+		await waitUntil(() => a.nes.current?.agent.name === CHAT_WITH_NES, 15_000, 'the NES session with the chat agent');
+	});
+
+	it('follows the chat agent when the setting is empty, and starts the NES agent again when it names one', async () => {
+		await setNesAgent('');
+		await vscode.commands.executeCommand('agentLink.selectAgent', 'Fixture Agent');
+		await waitForState(a, (s) => s.kind === 'ready' && s.name === 'Fixture Agent');
+		await waitUntil(() => a.nes.current === undefined, 10_000, 'no NES session: the chat agent offers none');
+		assert.equal(a.nesAgents.state.kind, 'stopped');
+		await setNesAgent(NES_AGENT);
+		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === NES_AGENT);
+		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'the NES session back with the NES agent');
+	});
+});

@@ -1,4 +1,5 @@
-// Lint rules, including the layering of src/: common (pure) <- node (process, stdio) <- vscode (features).
+// Lint rules, including the layering of src/: common (pure) <- node (process, stdio) <- vscode (features), and
+// common <- nes-agent (Agent Link's NES agent, a program of its own; its engines are pure).
 // Imports run one way; a rule the build checks beats a rule in a document. The layering uses ESLint's
 // own no-restricted-imports with patterns on relative paths (no resolver plugin needed).
 import tseslint from 'typescript-eslint';
@@ -31,7 +32,7 @@ export default tseslint.config(
 					paths: [{ name: 'vscode', message: 'src/common is pure: no vscode API.' }],
 					patterns: [
 						{ group: nodeBuiltins, message: 'src/common is pure: no Node built-ins.' },
-						{ regex: layer('node', 'vscode', 'webview'), message: 'src/common is pure: it imports no other layer.' },
+						{ regex: layer('node', 'vscode', 'webview', 'nes-agent'), message: 'src/common is pure: it imports no other layer.' },
 					],
 				},
 			],
@@ -44,7 +45,35 @@ export default tseslint.config(
 				'error',
 				{
 					paths: [{ name: 'vscode', message: 'src/node must not use the vscode API.' }],
-					patterns: [{ regex: layer('vscode', 'webview'), message: 'src/node must not depend on the vscode or webview layers.' }],
+					patterns: [{ regex: layer('vscode', 'webview', 'nes-agent'), message: 'src/node must not depend on the vscode, webview or nes-agent layers.' }],
+				},
+			],
+		},
+	},
+	{
+		files: ['src/nes-agent/**/*.ts'],
+		ignores: ['src/nes-agent/engines/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [{ name: 'vscode', message: 'The NES agent is a program of its own: no vscode API.' }],
+					patterns: [{ regex: layer('node', 'vscode', 'webview'), message: 'The NES agent may use src/common only.' }],
+				},
+			],
+		},
+	},
+	{
+		files: ['src/nes-agent/engines/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [{ name: 'vscode', message: 'The NES agent is a program of its own: no vscode API.' }],
+					patterns: [
+						{ group: nodeBuiltins, message: 'Engines are pure functions over plain data: no Node built-ins.' },
+						{ regex: layer('node', 'vscode', 'webview'), message: 'The NES agent may use src/common only.' },
+					],
 				},
 			],
 		},

@@ -324,3 +324,25 @@ describe('repeated transformation', () => {
 		);
 	});
 });
+
+describe('repeated transformation: staying silent when unsure', () => {
+	it('a new argument is added to calls, never to the function’s declaration', () => {
+		const text = ['function toItem(choice: string, current: number) {', '}', 'toItem(a, b);', 'toItem(c, d);', 'class X {', '  toItem(e, f) {', '  }', '}', ''].join('\n');
+		const p = new Editor(text).type(2, 11, ', true').suggest();
+		assert.ok(p?.kind === 'edits');
+		assert.deepEqual(
+			p.edits.map((x) => x.range.start.line),
+			[3],
+		);
+	});
+
+	it('an insertion between punctuation and a generic name is not repeated (nothing literal anchors it)', () => {
+		const text = ["files: ['**/*.mjs', '**/*.js'],", "other: ['a.ts', 'b.js'],", ''].join('\n');
+		assert.equal(new Editor(text).type(0, 29, ", '**/*.cjs'").suggest(), undefined);
+	});
+
+	it('a rewrite of most of a line is not a template', () => {
+		const text = ["import { A } from './a';", "import { A } from './a';", ''].join('\n');
+		assert.equal(new Editor(text).backspace(0, 22, 13).type(0, 9, 'B, C, D } from "./b/c/d').suggest(), undefined);
+	});
+});

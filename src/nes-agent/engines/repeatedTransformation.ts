@@ -16,10 +16,16 @@ import type { EditsProposal, EngineInput, TextEdit } from './types';
 
 /** At most this many places are proposed. */
 const MAX_EDITS = 200;
+/** A template changes a few tokens; a rewrite of most of a line is not an example of anything. */
+const MAX_REMOVED_TOKENS = 4;
+const MAX_INSERTED_TOKENS = 8;
+/** A new argument is anchored by the function it is passed to, so it may be longer. */
+const MAX_ARGUMENT_TOKENS = 16;
 
 const IDENTIFIER = '[A-Za-z_$\\u00C0-\\uFFFF][\\w$\\u00C0-\\uFFFF]*';
 const NOT_AFTER_IDENTIFIER = '(?<![\\w$\\u00C0-\\uFFFF])';
 const NOT_BEFORE_IDENTIFIER = '(?![\\w$\\u00C0-\\uFFFF])';
+const DECLARATION_KEYWORDS = '(?:function|def|fn|func|void|async)';
 
 interface Token {
 	readonly text: string;
@@ -71,6 +77,8 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 	if (removed.trim() === '' && inserted.trim() === '') {
 		return undefined;
 	}
+	const removedTokens = tokenize(removed).length;
+	const insertedTokens = tokenize(inserted).length;
 	const before = oldLine.slice(0, start);
 	const after = oldLine.slice(oldEnd);
 	const leftTokens = tokenize(before);
@@ -86,9 +94,14 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 
 	// A new last argument: `f(a, b)` to `f(a, b, c)` repeats on every call of `f` that has arguments.
 	const call = removed === '' && inserted.trimStart().startsWith(',') && rightTokens[0]?.text === ')' ? callee(before) : undefined;
-	if (call !== undefined) {
-		const left = `${NOT_AFTER_IDENTIFIER}${escapeRegExp(call)}\\s*\\([^()]*[^()\\s]`;
-		return { pattern: new RegExp(`(${left})(?=\\s*\\))`, 'g'), needle: call, removed, inserted };
+	if (call !== undefined && insertedTokens <= MAX_ARGUMENT_TOKENS) {
+		// Not where the function is declared (`function f(a: T)`): only calls.
+		const left = `${NOT_AFTER_IDENTIFIER}(?<!${DECLARATION_KEYWORDS}[ \\t]+)${escapeRegExp(call)}\\s*\\([^()]*[^()\\s]`;
+		return { pattern: new RegExp(`(${left})(?=\\s*\\)(?!\\s*(?:[{:]|=>)))`, 'g'), needle: call, removed, inserted };
+	}
+
+	if (removedTokens > MAX_REMOVED_TOKENS || insertedTokens > MAX_INSERTED_TOKENS) {
+		return undefined;
 	}
 
 	const identifierSwap = isIdentifier(removed) && isIdentifier(inserted) && !KEYWORDS.has(removed) && !KEYWORDS.has(inserted);
@@ -123,7 +136,8 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 
 	const leftAnchor = anchor(leftTokens, 'last', leftCount);
 	const rightAnchor = anchor(rightTokens, 'first', rightCount);
-	if (literals.length === 0) {
+	// An insertion is placed by its anchors alone: they must name something.
+	if (literals.length === 0 || (removed === '' && anchorLiterals.length === 0)) {
 		return undefined;
 	}
 	let left: string;

@@ -10,25 +10,38 @@
 import { RequestError, type InitializeRequest, type InitializeResponse } from '@agentclientprotocol/sdk/experimental/nes';
 import type * as nes from '@agentclientprotocol/sdk/experimental/nes';
 import { TrackedDocument } from './documents';
-import type { NesEngine } from './engines/types';
+import type { LineEdit, NesEngine } from './engines/types';
 import { NO_FEATURES, SuggestionMemory, toSuggestions, type ClientFeatures } from './suggestions';
 
 export const AGENT_PROTOCOL_VERSION = 1;
+const MAX_SESSIONS = 16;
 
-/** What this agent asks the client for: the document events it keeps its copy with, in UTF-16, and no context. */
-export const AGENT_CAPABILITIES = {
-	nes: {
-		events: { document: { didOpen: {}, didChange: { syncKind: 'incremental' }, didClose: {} } },
-		context: {},
-	},
-	positionEncoding: 'utf-16',
-} as const satisfies NonNullable<InitializeResponse['agentCapabilities']>;
+/**
+ * What this agent asks the client for: the document events it keeps its copy
+ * with, in UTF-16; no context for engine 1, related snippets for a model's prompt.
+ */
+export function agentCapabilities(relatedSnippets = false): NonNullable<InitializeResponse['agentCapabilities']> {
+	return {
+		nes: {
+			events: { document: { didOpen: {}, didChange: { syncKind: 'incremental' }, didClose: {} } },
+			context: relatedSnippets ? { relatedSnippets: {} } : {},
+		},
+		positionEncoding: 'utf-16',
+	};
+}
+
+/** Related snippets passed on to a prompt, at most. */
+const MAX_SNIPPETS = 8;
+/** Bursts of other documents passed on to a prompt, at most. */
+const MAX_RECENT_EDITS = 8;
 
 export interface NesAgentOptions {
 	readonly engine: NesEngine;
 	readonly version: string;
 	/** One line for the log (stderr); never a document's text. */
 	readonly log: (message: string) => void;
+	/** Ask the client for related snippets (a model engine uses them in its prompt). */
+	readonly relatedSnippets?: boolean;
 	/** How long a rejected suggestion's place stays silent. */
 	readonly rejectionWindowMs?: number;
 	/** How long `nes/suggest` waits for the document version it names to arrive. */
@@ -38,6 +51,9 @@ export interface NesAgentOptions {
 
 interface Session {
 	readonly id: string;
+	/** Workspace folder URIs from `nes/start`, each ending in `/`: prompts name files relative to them. */
+	readonly folders: readonly string[];
+	/** Open documents, the most recently changed last. */
 	readonly documents: Map<string, TrackedDocument>;
 	readonly memory: SuggestionMemory;
 	/** Suggest requests waiting for a document version, by uri. */
@@ -60,14 +76,19 @@ export class NesAgent {
 		return {
 			protocolVersion: AGENT_PROTOCOL_VERSION,
 			agentInfo: { name: 'agent-link-nes', title: 'Agent Link NES', version: this.options.version },
-			agentCapabilities: AGENT_CAPABILITIES,
+			agentCapabilities: agentCapabilities(this.options.relatedSnippets),
 			authMethods: [],
 		};
 	}
 
-	start(_params: nes.StartNesRequest): nes.StartNesResponse {
+	start(params: nes.StartNesRequest): nes.StartNesResponse {
 		const id = `nes-${this.nextSession++}`;
-		this.sessions.set(id, { id, documents: new Map(), memory: new SuggestionMemory(this.options.rejectionWindowMs, this.options.now), waiting: new Map() });
+		const folders = [...(params.workspaceFolders ?? []).map((f) => f.uri), ...(params.workspaceUri ? [params.workspaceUri] : [])].map((uri) => (uri.endsWith('/') ? uri : `${uri}/`));
+		this.sessions.set(id, { id, folders, documents: new Map(), memory: new SuggestionMemory(this.options.rejectionWindowMs, this.options.now), waiting: new Map() });
+		// Sessions a client forgot to close are not kept forever.
+		if (this.sessions.size > MAX_SESSIONS) {
+			this.sessions.delete(this.sessions.keys().next().value!);
+		}
 		return { sessionId: id };
 	}
 
@@ -95,8 +116,21 @@ export class NesAgent {
 		if (!document || document.version !== params.version) {
 			return { suggestions: [] }; // never a suggestion for a document (or a version) it was not told about
 		}
+		const path = relativePath(params.uri, session.folders);
 		const proposal = await this.options.engine.suggest(
-			{ uri: params.uri, document, cursor: params.position, lastEdit: document.lastEdit, earlierEdits: document.earlierEdits },
+			{
+				uri: params.uri,
+				document,
+				cursor: params.position,
+				lastEdit: document.lastEdit,
+				earlierEdits: document.earlierEdits,
+				path,
+				recentEdits: recentEdits(session, document),
+				relatedSnippets: (params.context?.relatedSnippets ?? []).slice(0, MAX_SNIPPETS).map((s) => ({
+					path: relativePath(s.uri, session.folders),
+					text: s.excerpts.map((e) => e.text).join('\n...\n'),
+				})),
+			},
 			signal,
 		);
 		signal.throwIfAborted();
@@ -139,6 +173,9 @@ export class NesAgent {
 			return;
 		}
 		document.applyChanges(params.contentChanges, params.version);
+		// Keep the map in order of the latest change (recent edits for prompts come from it).
+		session.documents.delete(params.uri);
+		session.documents.set(params.uri, document);
 		this.wake(session, params.uri);
 	}
 
@@ -207,6 +244,30 @@ export class NesAgent {
 			});
 		}
 	}
+}
+
+/** `uri` relative to the first workspace folder that holds it, or its path. */
+function relativePath(uri: string, folders: readonly string[]): string {
+	const folder = folders.find((f) => uri.startsWith(f));
+	const path = folder ? uri.slice(folder.length) : uri.replace(/^file:\/\//, '');
+	try {
+		return decodeURIComponent(path);
+	} catch {
+		return path;
+	}
+}
+
+/** The latest bursts of the session's documents, oldest first, `current`'s own history last. */
+function recentEdits(session: Session, current: TrackedDocument): { path: string; edit: LineEdit }[] {
+	const out: { path: string; edit: LineEdit }[] = [];
+	for (const document of session.documents.values()) {
+		if (document !== current && document.lastEdit) {
+			out.push({ path: relativePath(document.uri, session.folders), edit: document.lastEdit });
+		}
+	}
+	const path = relativePath(current.uri, session.folders);
+	const own = [...current.earlierEdits, ...(current.lastEdit ? [current.lastEdit] : [])].map((edit) => ({ path, edit }));
+	return [...out.slice(-MAX_RECENT_EDITS), ...own];
 }
 
 function isSet(value: unknown): boolean {

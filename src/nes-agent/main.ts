@@ -7,11 +7,20 @@ import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream } from '@agentclientprotocol/sdk/experimental/nes';
 import { NesAgent } from './agent';
 import { editByExampleEngine } from './engines/editByExample';
+import { modelConfigFromEnv } from './model/config';
+import { ModelEngine } from './model/modelEngine';
 
 declare const AGENT_LINK_VERSION: string;
 
 const log = (message: string) => process.stderr.write(`[agent-link-nes] ${message}\n`);
-const handlers = new NesAgent({ engine: editByExampleEngine, version: typeof AGENT_LINK_VERSION === 'string' ? AGENT_LINK_VERSION : '0.0.0', log });
+
+// Engine 2 when a model endpoint is configured (see model/config.ts), engine 1 otherwise.
+const model = modelConfigFromEnv(process.env);
+if (model && !model.ok) {
+	log(`The model settings are invalid (${model.reason}); using edit-by-example only.`);
+}
+const engine = model?.ok ? new ModelEngine(model.config, editByExampleEngine, log) : editByExampleEngine;
+const handlers = new NesAgent({ engine, relatedSnippets: model?.ok === true, version: typeof AGENT_LINK_VERSION === 'string' ? AGENT_LINK_VERSION : '0.0.0', log });
 
 const connection = agent({ name: 'agent-link-nes' })
 	.onRequest('initialize', ({ params }) => handlers.initialize(params))

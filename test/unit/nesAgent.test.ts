@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type * as nes from '@agentclientprotocol/sdk/experimental/nes';
-import { AGENT_CAPABILITIES, NesAgent } from '../../src/nes-agent/agent';
+import { NesAgent, agentCapabilities } from '../../src/nes-agent/agent';
 import { TrackedDocument } from '../../src/nes-agent/documents';
 import { editByExampleEngine } from '../../src/nes-agent/engines/editByExample';
 import type { RenameProposal } from '../../src/nes-agent/engines/types';
@@ -169,7 +169,8 @@ describe('NesAgent handlers', () => {
 		assert.equal(profile.profile.encoding, 'utf-16');
 		assert.deepEqual(profile.profile.events, { didOpen: true, didChange: 'incremental', didClose: true, didSave: false, didFocus: false });
 		assert.deepEqual(profile.profile.context, {});
-		assert.equal(init.agentCapabilities, AGENT_CAPABILITIES);
+		assert.deepEqual(init.agentCapabilities, agentCapabilities(false));
+		assert.deepEqual(agentCapabilities(true).nes?.context, { relatedSnippets: {} });
 	});
 
 	it('suggests after a typed rename, in the kinds the client advertised', async () => {

@@ -28,6 +28,12 @@ export interface EngineInput {
 	readonly lastEdit: LineEdit | undefined;
 	/** Earlier bursts in this document, oldest first (a few at most). */
 	readonly earlierEdits: readonly LineEdit[];
+	/** The file as a prompt names it (relative to the workspace when inside it); engine 1 does not need it. */
+	readonly path?: string;
+	/** Recent bursts in any document of the session, oldest first, this document's latest included. */
+	readonly recentEdits?: readonly { readonly path: string; readonly edit: LineEdit }[];
+	/** Related code the client sent with the request (`context.relatedSnippets`). */
+	readonly relatedSnippets?: readonly { readonly path: string; readonly text: string }[];
 }
 
 /** A replacement in the current text of the requested document. */

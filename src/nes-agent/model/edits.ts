@@ -5,6 +5,7 @@
  * to the cursor first (the first is the suggestion, the rest become jumps).
  */
 import { diffLines } from 'diff';
+import { isIdentifierChar } from '../engines/identifiers';
 import { distance } from '../engines/renamePropagation';
 import type { Position, TextEdit } from '../engines/types';
 
@@ -16,8 +17,9 @@ export function rewriteEdits(startLine: number, current: string, updated: string
 	if (current === updated) {
 		return [];
 	}
-	// A final newline on both sides keeps the last line a whole line for the line diff.
-	const parts = diffLines(`${current}\n`, `${updated}\n`);
+	// A last line without its newline is a different line to the line diff; the trimming below
+	// takes the group back to the characters that differ.
+	const parts = diffLines(current, updated);
 	const lineStarts = [0];
 	for (let i = 0; i < current.length; i++) {
 		if (current.charCodeAt(i) === 0x0a) {
@@ -64,6 +66,17 @@ export function rewriteEdits(startLine: number, current: string, updated: string
 		let end = 0;
 		while (end < removed.length - start && end < added.length - start && removed.charCodeAt(removed.length - 1 - end) === added.charCodeAt(added.length - 1 - end)) {
 			end++;
+		}
+		// Whole words: `r * r` to `radius * radius` reads better than an insertion after the first `r`.
+		while (start > 0 && isIdentifierChar(removed.charCodeAt(start - 1)) && (isIdentifierChar(removed.charCodeAt(start)) || isIdentifierChar(added.charCodeAt(start)))) {
+			start--;
+		}
+		while (
+			end > 0 &&
+			isIdentifierChar(removed.charCodeAt(removed.length - end)) &&
+			(isIdentifierChar(removed.charCodeAt(removed.length - end - 1)) || isIdentifierChar(added.charCodeAt(added.length - end - 1)))
+		) {
+			end--;
 		}
 		const from = Math.min(offset + start, current.length);
 		const to = Math.min(offset + removed.length - end, current.length);

@@ -61,8 +61,9 @@ export class ModelEngine implements NesEngine {
 		try {
 			const reply = await requestModel(this.config, prompt.request, controller.signal, this.fetchImpl);
 			const rewrite = format.parse(reply);
-			const current = linesOf(input.document, prompt.region.startLine, prompt.region.endLine).join('\n');
-			const edits = rewrite === undefined ? [] : rewriteEdits(prompt.region.startLine, current, rewrite, input.cursor);
+			// Trailing empty lines are left as they are: models drop or add them freely.
+			const current = linesOf(input.document, prompt.region.startLine, prompt.region.endLine).join('\n').replace(/\n+$/, '');
+			const edits = rewrite === undefined ? [] : rewriteEdits(prompt.region.startLine, current, rewrite.replace(/\n+$/, ''), input.cursor);
 			if (edits.length > 0) {
 				return { kind: 'edits', edits };
 			}

@@ -3,7 +3,7 @@
 // events, and the NES protocol module for capabilities and reply validation.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import * as z from 'zod/mini';
 import { DocumentSyncCore, type ContentChange } from '../../src/common/nes/documentSyncCore';
@@ -22,7 +22,8 @@ import {
 import { ErrorCodes } from '../../src/common/protocol';
 import type { AgentHandle } from '../../src/node/agentHandle';
 import { AgentError } from '../../src/node/connection';
-import { MemoryLog, clientInfo, launch, repoRoot } from './helpers';
+import { OpenAiTestServer } from '../shared/openAiServer';
+import { MemoryLog, clientInfo, launch, repoRoot, waitFor } from './helpers';
 
 const agentScript = join(repoRoot, 'dist', 'nes-agent.js');
 const uri = 'file:///project/src/total.ts';
@@ -86,18 +87,18 @@ class Client {
 		return this.lines.join('\n');
 	}
 
-	suggest(version = this.version, token?: CancellationTokenSource): Promise<SuggestNesResponse> {
+	suggest(version = this.version, token?: CancellationTokenSource, context?: Record<string, unknown>): Promise<SuggestNesResponse> {
 		return this.h.connection.sendRequest(
 			NesMethods.suggest,
-			{ sessionId: this.sessionId, uri, version, position: { line: 5, character: 13 }, triggerKind: 'automatic' },
+			{ sessionId: this.sessionId, uri, version, position: { line: 5, character: 13 }, triggerKind: 'automatic', ...(context ? { context } : {}) },
 			suggestNesResponseSchema,
 			token?.token,
 		);
 	}
 }
 
-async function start(features: ClientNesFeatures = none, log = new MemoryLog()): Promise<Client> {
-	const h = await launch({ command: process.execPath, args: [agentScript], env: {} }, log);
+async function start(features: ClientNesFeatures = none, log = new MemoryLog(), env: Record<string, string> = {}): Promise<Client> {
+	const h = await launch({ command: process.execPath, args: [agentScript], env }, log);
 	handles.push(h);
 	const init = await h.initialize(clientInfo, { fs: { readTextFile: false, writeTextFile: false }, ...clientNesCapabilities(features) });
 	const detected = detectNesProfile(init.agentCapabilities);
@@ -210,5 +211,62 @@ describe('Agent Link NES agent over stdio', () => {
 		c.h.process.child.stdin.end();
 		const exit = await c.h.process.onExit;
 		assert.equal(exit.code, 0);
+	});
+});
+
+describe('Agent Link NES agent over stdio, with a model (engine 2)', () => {
+	const server = new OpenAiTestServer();
+	const KEY = 'sk-protocol-test-key';
+	before(() => server.start());
+	after(() => server.stop());
+	beforeEach(() => server.reset());
+	const modelEnv = (extra: Record<string, string> = {}) => ({
+		AGENT_LINK_NES_MODEL_ENDPOINT: server.url,
+		AGENT_LINK_NES_MODEL: 'next-edit-test',
+		AGENT_LINK_NES_MODEL_API_KEY: KEY,
+		AGENT_LINK_NES_MODEL_TIMEOUT_MS: '5000',
+		...extra,
+	});
+	const snippet = { uri: 'file:///project/src/item.ts', excerpts: [{ startLine: 0, endLine: 0, text: 'export interface Item { price: number }' }] };
+
+	it('asks for related snippets, puts them and the document in the prompt, and turns the model’s rewrite into an edit', async () => {
+		const c = await start(none, new MemoryLog(), modelEnv());
+		assert.deepEqual(c.profile.context, { relatedSnippets: {} });
+		c.open();
+		c.retype(5, 'sum', 'subtotal');
+		const rewritten = source.replace(/\bsum\b/g, 'subtotal').replace(/\n$/, '');
+		server.behaviors.push({ reply: `${rewritten}\n<|file_sep|>` });
+		const { suggestions } = await c.suggest(undefined, undefined, { relatedSnippets: [snippet] });
+		const [seen] = server.seen;
+		assert.equal(seen?.authorization, `Bearer ${KEY}`);
+		const prompt = String(seen.body.prompt);
+		assert.ok(prompt.startsWith('<|file_sep|>src/item.ts\nexport interface Item { price: number }\n'), prompt);
+		assert.ok(prompt.includes('<|file_sep|>src/total.ts.diff\noriginal:\n  return sum;\nupdated:\n  return subtotal;\n'), prompt);
+		assert.ok(prompt.endsWith('<|file_sep|>updated/src/total.ts\n'), prompt);
+		// The group nearest the cursor (line 5) first; the others would be jumps.
+		assert.ok(suggestions[0]?.kind === 'edit');
+		assert.deepEqual(suggestions[0].edits, [{ range: { start: { line: 3, character: 4 }, end: { line: 3, character: 7 } }, newText: 'subtotal' }]);
+	});
+
+	it('a failing model: engine 1 answers, and the log line never holds the key', async () => {
+		const c = await start(none, new MemoryLog(), modelEnv());
+		c.open();
+		c.retype(5, 'sum', 'subtotal');
+		server.behaviors.push('status500');
+		const { suggestions } = await c.suggest();
+		assert.ok(suggestions[0]?.kind === 'edit');
+		assert.equal(suggestions[0].edits[0]?.newText, 'subtotal');
+		await waitFor(() => c.h.process.stderrTail.some((l) => /answered 500/.test(l)));
+		assert.ok(!c.h.process.stderrTail.join('\n').includes(KEY));
+	});
+
+	it('invalid model settings: the agent says so and serves with engine 1', async () => {
+		const c = await start(none, new MemoryLog(), modelEnv({ AGENT_LINK_NES_MODEL_FORMAT: 'gpt' }));
+		assert.deepEqual(c.profile.context, {});
+		c.open();
+		c.retype(5, 'sum', 'subtotal');
+		assert.ok((await c.suggest()).suggestions[0]?.kind === 'edit');
+		assert.equal(server.seen.length, 0);
+		await waitFor(() => c.h.process.stderrTail.some((l) => /AGENT_LINK_NES_MODEL_FORMAT/.test(l)));
 	});
 });

@@ -2,8 +2,6 @@
 // prompt of each format for a fixed input, fixed replies in each model's output shape, and a
 // model that hangs, fails with 500, or answers garbage (engine 1 answers instead).
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { TrackedDocument } from '../../src/nes-agent/documents';
@@ -15,77 +13,15 @@ import { instinct } from '../../src/nes-agent/model/formats/instinct';
 import { sweep } from '../../src/nes-agent/model/formats/sweep';
 import { zeta } from '../../src/nes-agent/model/formats/zeta';
 import { ModelEngine } from '../../src/nes-agent/model/modelEngine';
+import { OpenAiTestServer } from '../shared/openAiServer';
 
 const KEY = 'sk-test-secret-key';
 
-interface Seen {
-	readonly path: string;
-	readonly authorization: string | undefined;
-	readonly body: Record<string, unknown>;
-	/** Resolves when the client went away before an answer. */
-	readonly closedEarly: Promise<void>;
-}
-
-type Behavior = { reply: string } | 'hang' | 'status500' | 'garbage' | 'wrongShape';
-
-/** An OpenAI-compatible server that records each request and answers by the next behavior queued. */
-class TestServer {
-	readonly seen: Seen[] = [];
-	readonly behaviors: Behavior[] = [];
-	private readonly open = new Set<ServerResponse>();
-	private server!: Server;
-	url = '';
-
-	async start(): Promise<void> {
-		this.server = createServer((req, res) => void this.handle(req, res));
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-	}
-
-	async stop(): Promise<void> {
-		for (const res of this.open) {
-			res.destroy();
-		}
-		this.server.closeAllConnections();
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
-	}
-
-	private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-		let raw = '';
-		for await (const chunk of req) {
-			raw += String(chunk);
-		}
-		const closedEarly = new Promise<void>((resolve) => res.on('close', () => !res.writableFinished && resolve()));
-		this.seen.push({ path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(raw) as Record<string, unknown>, closedEarly });
-		const behavior = this.behaviors.shift() ?? { reply: '' };
-		if (behavior === 'hang') {
-			this.open.add(res);
-			return;
-		}
-		if (behavior === 'status500') {
-			res.writeHead(500, { 'content-type': 'text/plain' }).end('model crashed');
-			return;
-		}
-		if (behavior === 'garbage') {
-			res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not an API</html>');
-			return;
-		}
-		if (behavior === 'wrongShape') {
-			res.writeHead(200, { 'content-type': 'application/json' }).end('{"result": 42}');
-			return;
-		}
-		const chat = req.url?.endsWith('/chat/completions');
-		const body = chat ? { choices: [{ message: { role: 'assistant', content: behavior.reply } }] } : { choices: [{ text: behavior.reply }] };
-		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-	}
-}
-
-const server = new TestServer();
+const server = new OpenAiTestServer();
 before(() => server.start());
 after(() => server.stop());
 beforeEach(() => {
-	server.seen.length = 0;
-	server.behaviors.length = 0;
+	server.reset();
 });
 
 const uri = 'file:///project/src/geometry.ts';

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { TrackedDocument } from '../../src/nes-agent/documents';
 import { editByExample } from '../../src/nes-agent/engines/editByExample';
+import { KEYWORDS } from '../../src/nes-agent/engines/identifiers';
 import { identifierChange } from '../../src/nes-agent/engines/renamePropagation';
 import { templateOf } from '../../src/nes-agent/engines/repeatedTransformation';
 import { singleLineChange } from '../../src/nes-agent/engines/lineChange';
@@ -157,6 +158,7 @@ describe('rename propagation', () => {
 
 	it('is silent for keywords, for a non-identifier change, for a word that no longer occurs, and for a name now used elsewhere', () => {
 		assert.equal(new Editor('let a = 1;\nlet b = 2;\n').retype(0, 'let', 'const').suggest()?.kind, 'edits', 'a keyword: a template, not a rename');
+		assert.equal(new Editor('let x: i8 = 1;\nlet y: i8 = 2;\n').retype(0, 'i8', 'i16').suggest()?.kind, 'edits', 'a built-in type: a template, not a rename');
 		assert.equal(new Editor('foo(1);\nfoo(2);\n').type(0, 3, '.bar').suggest(), undefined);
 		assert.equal(new Editor('const only = 1;\n').retype(0, 'only', 'single').suggest(), undefined);
 		assert.equal(new Editor('x = a + b;\ny = a;\n').retype(0, 'a', 'b').suggest(), undefined);
@@ -190,7 +192,7 @@ describe('rename propagation', () => {
 		const name = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,6}$/);
 		fc.assert(
 			fc.property(name, name, fc.array(fc.nat(4), { minLength: 2, maxLength: 12 }), fc.nat(), (oldName, newName, shapes, which) => {
-				fc.pre(oldName !== newName && !/^(do|if|in|is|of|or|as|fn|go|let|var|for|new|try|use|get|set|def|mod|pub|str|int|not|and|del|nil|mut)$/.test(oldName) && !/^(do|if|in|is|of|or|as|fn|go|let|var|for|new|try|use|get|set|def|mod|pub|str|int|not|and|del|nil|mut)$/.test(newName));
+				fc.pre(oldName !== newName && !KEYWORDS.has(oldName) && !KEYWORDS.has(newName));
 				const templates = [`const ${oldName} = 1;`, `call(${oldName});`, `// ${oldName}x not this one`, `return ${oldName} + ${oldName};`, `other();`];
 				const lines = shapes.map((s) => templates[s]!);
 				const text = lines.join('\n') + '\n';
@@ -344,5 +346,23 @@ describe('repeated transformation: staying silent when unsure', () => {
 	it('a rewrite of most of a line is not a template', () => {
 		const text = ["import { A } from './a';", "import { A } from './a';", ''].join('\n');
 		assert.equal(new Editor(text).backspace(0, 22, 13).type(0, 9, 'B, C, D } from "./b/c/d').suggest(), undefined);
+	});
+});
+
+describe('repeated transformation: code for code, comments for comments', () => {
+	it('an edit of code is not repeated in comments, nor the other way round', () => {
+		const text = ['// usage: run [--port N] [--fresh]', "print('usage: run [--port N] [--fresh]');", "print('also: run [--port N] [--fresh]');", '# usage: run [--port N] [--fresh]', ''].join('\n');
+		const code = new Editor(text).type(1, 23, '[--folder D] ').suggest();
+		assert.ok(code?.kind === 'edits');
+		assert.deepEqual(
+			code.edits.map((x) => x.range.start.line),
+			[2],
+		);
+		const comment = new Editor(text).type(0, 20, '[--folder D] ').suggest();
+		assert.ok(comment?.kind === 'edits');
+		assert.deepEqual(
+			comment.edits.map((x) => x.range.start.line),
+			[3],
+		);
 	});
 });

@@ -191,12 +191,21 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	if (!template) {
 		return undefined;
 	}
-	const edits = applyTemplate(template, input, change.line);
+	const edits = applyTemplate(template, input, change.line, isCommentLine(change.oldLine));
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
 }
 
-/** The places where `template` applies in the document (except `skipLine`), nearest to the cursor first. */
-export function applyTemplate(template: Template, input: Pick<EngineInput, 'document' | 'cursor'>, skipLine: number): TextEdit[] {
+/** A line that is a comment (or a comment's continuation) in the common languages. */
+export function isCommentLine(text: string): boolean {
+	return /^\s*(?:\/\/|#(?![!\[])|\/?\*|<!--|--\s|;)/.test(text);
+}
+
+/**
+ * The places where `template` applies in the document (except `skipLine`),
+ * nearest to the cursor first; only lines of the same kind as the edited one
+ * (code for code, comments for comments: usage text in a comment is not the code it describes).
+ */
+export function applyTemplate(template: Template, input: Pick<EngineInput, 'document' | 'cursor'>, skipLine: number, inComment = false): TextEdit[] {
 	const { document, cursor } = input;
 	const { pattern, needle, removed, inserted } = template;
 	const edits: TextEdit[] = [];
@@ -205,7 +214,7 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 			continue;
 		}
 		const text = document.lineText(line);
-		if (!text.includes(needle)) {
+		if (!text.includes(needle) || isCommentLine(text) !== inComment) {
 			continue;
 		}
 		pattern.lastIndex = 0;

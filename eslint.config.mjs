@@ -7,6 +7,9 @@ import tseslint from 'typescript-eslint';
 /** A relative import that climbs into one of the given top-level folders of src/. */
 const layer = (...names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
 
+/** The NES agent's pure parts: engine 1, the model's prompt formats and its diff into edits. */
+const nesAgentPure = ['src/nes-agent/engines/**/*.ts', 'src/nes-agent/model/formats/**/*.ts', 'src/nes-agent/model/edits.ts'];
+
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'stream', 'net', 'url', 'util', 'crypto', 'events', 'process'];
 
 export default tseslint.config(
@@ -52,7 +55,7 @@ export default tseslint.config(
 	},
 	{
 		files: ['src/nes-agent/**/*.ts'],
-		ignores: ['src/nes-agent/engines/**/*.ts'],
+		ignores: nesAgentPure,
 		rules: {
 			'no-restricted-imports': [
 				'error',
@@ -64,14 +67,14 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['src/nes-agent/engines/**/*.ts'],
+		files: nesAgentPure,
 		rules: {
 			'no-restricted-imports': [
 				'error',
 				{
 					paths: [{ name: 'vscode', message: 'The NES agent is a program of its own: no vscode API.' }],
 					patterns: [
-						{ group: nodeBuiltins, message: 'Engines are pure functions over plain data: no Node built-ins.' },
+						{ group: nodeBuiltins, message: 'Engines and prompt formats are pure functions over plain data: no Node built-ins.' },
 						{ regex: layer('node', 'vscode', 'webview'), message: 'The NES agent may use src/common only.' },
 					],
 				},

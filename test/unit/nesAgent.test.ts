@@ -233,3 +233,48 @@ describe('NesAgent handlers', () => {
 		assert.deepEqual(await suggest(agent, sessionId, 2), { suggestions: [] }, 'both places rejected');
 	});
 });
+
+describe('NesAgent under arbitrary events', () => {
+	// Property: whatever changes arrive (ranges past the end, line breaks of every kind, pastes), the
+	// agent never throws, and every edit it suggests lies inside its copy of the document and changes it.
+	it('never throws and never suggests a no-op or a place outside the document', async () => {
+		const piece = fc.constantFrom('', 'a', 'foo', 'var ', 'const ', 'x1', ' ', '\n', '\r\n', '(', ')', ', y', ';', 'é', '😀');
+		const change = fc.record({
+			startLine: fc.nat(12),
+			startCharacter: fc.nat(30),
+			lines: fc.nat(2),
+			endCharacter: fc.nat(30),
+			text: fc.array(piece, { maxLength: 4 }).map((p) => p.join('')),
+		});
+		await fc.assert(
+			fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 20 }), fc.nat(12), fc.nat(30), async (changes, line, character) => {
+				const agent = new NesAgent({ engine: editByExampleEngine, version: '0', log: () => {} });
+				agent.initialize({ protocolVersion: 1, clientCapabilities: { nes: { jump: {} } } } as nes.InitializeRequest);
+				const { sessionId } = agent.start({});
+				agent.didOpen({ sessionId, uri, languageId: 'typescript', version: 1, text: 'var a = foo(x1);\nvar b = foo(x1);\nfoo + foo;\n' });
+				let version = 1;
+				for (const c of changes) {
+					const start = { line: c.startLine, character: c.startCharacter };
+					const end = { line: c.startLine + c.lines, character: c.endCharacter };
+					agent.didChange({ sessionId, uri, version: ++version, contentChanges: [{ range: { start, end }, text: c.text }] });
+				}
+				const { suggestions } = await agent.suggest({ sessionId, uri, version, position: { line, character }, triggerKind: 'automatic' }, new AbortController().signal);
+				const copy = new TrackedDocument(uri, 'ts', 0, 'var a = foo(x1);\nvar b = foo(x1);\nfoo + foo;\n');
+				changes.forEach((c, i) => copy.applyChanges([{ range: { start: { line: c.startLine, character: c.startCharacter }, end: { line: c.startLine + c.lines, character: c.endCharacter } }, text: c.text }], i + 2));
+				for (const s of suggestions) {
+					if (s.kind !== 'edit') {
+						continue;
+					}
+					for (const e of s.edits) {
+						assert.ok(e.range.start.line < copy.lineCount && e.range.end.line < copy.lineCount);
+						assert.ok(e.range.end.character <= copy.lineText(e.range.end.line).length);
+						if (e.range.start.line === e.range.end.line) {
+							assert.notEqual(copy.lineText(e.range.start.line).slice(e.range.start.character, e.range.end.character), e.newText);
+						}
+					}
+				}
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});

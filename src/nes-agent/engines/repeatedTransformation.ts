@@ -16,6 +16,8 @@ import type { EditsProposal, EngineInput, TextEdit } from './types';
 
 /** At most this many places are proposed. */
 const MAX_EDITS = 200;
+/** Longer lines (minified code, data) are neither examples nor places to repeat one. */
+const MAX_LINE_LENGTH = 2000;
 /** A template changes a few tokens; a rewrite of most of a line is not an example of anything. */
 const MAX_REMOVED_TOKENS = 4;
 const MAX_INSERTED_TOKENS = 8;
@@ -184,7 +186,7 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 		return undefined;
 	}
 	const change = singleLineChange(input.lastEdit);
-	if (!change) {
+	if (!change || change.oldLine.length > MAX_LINE_LENGTH || change.newLine.length > MAX_LINE_LENGTH) {
 		return undefined;
 	}
 	const template = templateOf(change);
@@ -214,7 +216,7 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 			continue;
 		}
 		const text = document.lineText(line);
-		if (!text.includes(needle) || isCommentLine(text) !== inComment) {
+		if (text.length > MAX_LINE_LENGTH || !text.includes(needle) || isCommentLine(text) !== inComment) {
 			continue;
 		}
 		pattern.lastIndex = 0;

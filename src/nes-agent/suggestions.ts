@@ -18,6 +18,11 @@ export const NO_FEATURES: ClientFeatures = { jump: false, rename: false, searchA
 
 /** Jumps offered after the first edit: the next places, not all of them. */
 const MAX_JUMPS = 10;
+/**
+ * A name this short (`i`, `x`, `id`) is likely another symbol elsewhere in the file: it is
+ * never renamed in one go, only place by place, each edit shown before it is made.
+ */
+const MIN_BULK_NAME = 3;
 
 export interface ShapeOptions {
 	readonly features: ClientFeatures;
@@ -47,17 +52,19 @@ function at(uri: string, position: Position | undefined): string {
 /**
  * The suggestions for `proposal` in `uri`, by what the client shows: a
  * `rename` where the declaration still has the old name, a whole-word
- * `searchAndReplace` where it does not, and otherwise an `edit` at the
- * nearest place plus `jump`s to the next ones. Nothing the user just rejected.
+ * `searchAndReplace` where it does not, and otherwise (or for a name shorter
+ * than 3 characters) an `edit` at the nearest place plus `jump`s to the next
+ * ones. Nothing the user just rejected.
  */
 export function toSuggestions(proposal: Proposal, uri: string, options: ShapeOptions): nes.NesSuggestion[] {
 	const { features, newId, isRejected } = options;
 	if (proposal.kind === 'rename') {
-		if (features.rename && !proposal.editedDeclaration && proposal.declaration) {
+		const bulk = proposal.oldName.length >= MIN_BULK_NAME;
+		if (bulk && features.rename && !proposal.editedDeclaration && proposal.declaration) {
 			const rename: nes.NesSuggestion = { kind: 'rename', id: newId(), uri, position: proposal.declaration, newName: proposal.newName };
 			return isRejected(placeOf(rename)) ? [] : [rename];
 		}
-		if (features.searchAndReplace) {
+		if (bulk && features.searchAndReplace) {
 			const replace: nes.NesSuggestion = { kind: 'searchAndReplace', id: newId(), uri, search: wholeWordPattern(proposal.oldName), replace: proposal.newName, isRegex: true };
 			return isRejected(placeOf(replace)) ? [] : [replace];
 		}

@@ -117,6 +117,14 @@ describe('suggestion shapes by what the client shows', () => {
 		);
 	});
 
+	it('a short name is renamed place by place, never in one go', () => {
+		const short: RenameProposal = { ...proposal, oldName: 'i', newName: 'index' };
+		assert.deepEqual(
+			shape({ jump: true, rename: true, searchAndReplace: true }, short).map((s) => s.kind),
+			['edit', 'jump'],
+		);
+	});
+
 	it('a place rejected a moment ago is skipped; the next one is offered', () => {
 		const [edit] = shape(NO_FEATURES, proposal, (place) => place === `at ${uri} 3:4`);
 		assert.ok(edit?.kind === 'edit');

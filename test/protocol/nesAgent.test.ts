@@ -206,6 +206,19 @@ describe('Agent Link NES agent over stdio', () => {
 		await assert.rejects(c.suggest(), (e: unknown) => e instanceof AgentError && e.code === ErrorCodes.InvalidParams);
 	});
 
+	it('survives a line that is not JSON and a method it does not have', async () => {
+		const c = await start();
+		c.h.process.child.stdin.write('this is not JSON\n');
+		await assert.rejects(
+			c.h.connection.sendRequest('session/new', { cwd: '/project', mcpServers: [] }, z.unknown()),
+			(e: unknown) => e instanceof AgentError && e.code === ErrorCodes.MethodNotFound,
+		);
+		c.open();
+		c.retype(5, 'sum', 'subtotal');
+		assert.ok((await c.suggest()).suggestions[0]?.kind === 'edit');
+		assert.equal(c.h.process.hasExited, false);
+	});
+
 	it('ends when the client closes its input', async () => {
 		const c = await start();
 		c.h.process.child.stdin.end();

@@ -78,7 +78,7 @@ export class TrackedDocument implements TextLines {
 		return this.history;
 	}
 
-	/** Ends the current burst: the next change starts a new one (after the client applied a suggestion). */
+	/** Ends the current burst (it moves to the history): the next change starts a new one. */
 	endBurst(): void {
 		if (this.burst) {
 			this.pushHistory(this.materialize(this.burst));

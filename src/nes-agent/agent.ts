@@ -2,7 +2,8 @@
  * Agent Link's own NES agent: the handlers behind each method, as one small
  * class (the connection is made in `main.ts`). Speaks the merged NES revision
  * of `@agentclientprotocol/sdk/experimental/nes`; params arrive validated by
- * the SDK's schemas.
+ * the SDK's schemas. The seed revision (`nes/did*` without sessions) is not
+ * offered: Agent Link's client picks the merged one from these capabilities.
  *
  * It answers `nes/suggest` only from what the client told it: the documents
  * it opened and changed in this session. It reads no file.

@@ -1,6 +1,7 @@
 /**
- * Engine 2's configuration, from the agent's environment (the editor passes
- * it so; a key in an environment variable never reaches a log or the wire):
+ * Engine 2's configuration, from the agent's environment (a key in an
+ * environment variable never reaches a log or the wire). The editor's
+ * settings and secret storage will fill these in when it starts the agent (#9):
  *
  * | variable | meaning |
  * | --- | --- |

@@ -1,10 +1,14 @@
-// Lint rules, including the layering of src/: common (pure) <- node (process, stdio) <- vscode (features).
+// Lint rules, including the layering of src/: common (pure) <- node (process, stdio) <- vscode (features), and
+// common <- nes-agent (Agent Link's NES agent, a program of its own; its engines are pure).
 // Imports run one way; a rule the build checks beats a rule in a document. The layering uses ESLint's
 // own no-restricted-imports with patterns on relative paths (no resolver plugin needed).
 import tseslint from 'typescript-eslint';
 
 /** A relative import that climbs into one of the given top-level folders of src/. */
 const layer = (...names) => `^(\\.\\./)+(${names.join('|')})(/|$)`;
+
+/** The NES agent's pure parts: engine 1, the model's prompt formats and its diff into edits. */
+const nesAgentPure = ['src/nes-agent/engines/**/*.ts', 'src/nes-agent/model/formats/**/*.ts', 'src/nes-agent/model/edits.ts'];
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'stream', 'net', 'url', 'util', 'crypto', 'events', 'process'];
 
@@ -31,7 +35,7 @@ export default tseslint.config(
 					paths: [{ name: 'vscode', message: 'src/common is pure: no vscode API.' }],
 					patterns: [
 						{ group: nodeBuiltins, message: 'src/common is pure: no Node built-ins.' },
-						{ regex: layer('node', 'vscode', 'webview'), message: 'src/common is pure: it imports no other layer.' },
+						{ regex: layer('node', 'vscode', 'webview', 'nes-agent'), message: 'src/common is pure: it imports no other layer.' },
 					],
 				},
 			],
@@ -44,7 +48,35 @@ export default tseslint.config(
 				'error',
 				{
 					paths: [{ name: 'vscode', message: 'src/node must not use the vscode API.' }],
-					patterns: [{ regex: layer('vscode', 'webview'), message: 'src/node must not depend on the vscode or webview layers.' }],
+					patterns: [{ regex: layer('vscode', 'webview', 'nes-agent'), message: 'src/node must not depend on the vscode, webview or nes-agent layers.' }],
+				},
+			],
+		},
+	},
+	{
+		files: ['src/nes-agent/**/*.ts'],
+		ignores: nesAgentPure,
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [{ name: 'vscode', message: 'The NES agent is a program of its own: no vscode API.' }],
+					patterns: [{ regex: layer('node', 'vscode', 'webview'), message: 'The NES agent may use src/common only.' }],
+				},
+			],
+		},
+	},
+	{
+		files: nesAgentPure,
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [{ name: 'vscode', message: 'The NES agent is a program of its own: no vscode API.' }],
+					patterns: [
+						{ group: nodeBuiltins, message: 'Engines and prompt formats are pure functions over plain data: no Node built-ins.' },
+						{ regex: layer('node', 'vscode', 'webview'), message: 'The NES agent may use src/common only.' },
+					],
 				},
 			],
 		},

@@ -1,12 +1,13 @@
 // One esbuild script for everything that ships or runs in tests:
 //   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
 //   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
+//   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
 //   out/test/**.test.js         unit and protocol tests (plain Node)
 //   out/test/vscode/suite/*.js  the suite that runs inside VS Code's extension host
 //   out/bench/*.js              benchmarks
-// Flags: --dev (no minification), --watch, --only=extension.
+// Flags: --dev (no minification), --watch, --only=extension[,nes-agent].
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,7 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
 const watch = args.has('--watch');
-const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 
 function files(dir, test) {
 	const abs = join(root, dir);
@@ -74,6 +75,18 @@ const builds = [
 		},
 	},
 	{
+		name: 'nes-agent',
+		options: {
+			...common,
+			entryPoints: { 'nes-agent': join(root, 'src/nes-agent/main.ts') },
+			outdir: join(root, 'dist'),
+			minify: !dev,
+			metafile: true,
+			sourcesContent: false,
+			define: { ...common.define, AGENT_LINK_VERSION: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version) },
+		},
+	},
+	{
 		name: 'tests',
 		options: {
 			...common,
@@ -95,7 +108,7 @@ if (!watch && !only) {
 }
 
 for (const build of builds) {
-	if (only && build.name !== only) {
+	if (only && !only.includes(build.name)) {
 		continue;
 	}
 	if (build.options.entryPoints.length === 0) {
@@ -107,9 +120,10 @@ for (const build of builds) {
 		console.log(`watching ${build.name}`);
 	} else {
 		const result = await esbuild.build(build.options);
-		if (build.name === 'extension' && result.metafile) {
-			const out = result.metafile.outputs[relative(root, join(root, 'dist/extension.js')).replace(/\\/g, '/')];
-			console.log(`dist/extension.js: ${(out.bytes / 1024).toFixed(1)} KiB${dev ? '' : ' (minified)'}`);
+		if (result.metafile) {
+			const file = `dist/${build.name}.js`;
+			const out = result.metafile.outputs[relative(root, join(root, file)).replace(/\\/g, '/')];
+			console.log(`${file}: ${(out.bytes / 1024).toFixed(1)} KiB${dev ? '' : ' (minified)'}`);
 		}
 	}
 }

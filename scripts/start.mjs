@@ -49,7 +49,7 @@ async function build() {
   ensureDependencies();
   log('building the extension');
   const code = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--only=extension'], { cwd: REPO_ROOT, stdio: 'inherit' });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--only=extension,nes-agent'], { cwd: REPO_ROOT, stdio: 'inherit' });
     child.on('error', reject);
     child.on('exit', (c) => resolve(c ?? 1));
   });

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs every test tier and prints how many tests ran in each:
 //   static       eslint (zero warnings) and tsc --noEmit
-//   unit         plain Node over src/common (node:test)
-//   protocol     the real client against scripted agent processes (node:test)
+//   unit         plain Node over src/common and the NES agent (src/nes-agent) (node:test)
+//   protocol     the real client against scripted agent processes and dist/nes-agent.js (node:test)
 //   vscode       the suites inside a real VS Code (code-server + headless Chromium), on the minimum
 //                supported VS Code and the newest available
 // Flags: --tier=static,unit,protocol,vscode (default: all), --target=min,latest (default: both),

@@ -1,0 +1,237 @@
+/**
+ * Repeated transformation: the user's last edit of a line, with its common
+ * prefix and suffix trimmed (`var ` to `const `, an added `await `, a new
+ * argument), becomes a template; other lines of the document that share its
+ * anchors (the tokens around the change) get the same edit, nearest first.
+ *
+ * Built to be precise rather than eager: the anchors are literal where the
+ * change itself says little (an insertion, one identifier replaced by
+ * another), a template must name at least one identifier or keyword, and a
+ * whitespace-only edit is never repeated.
+ */
+import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar } from './identifiers';
+import { singleLineChange, widenToTokens, type SingleLineChange } from './lineChange';
+import { distance } from './renamePropagation';
+import type { EditsProposal, EngineInput, TextEdit } from './types';
+
+/** At most this many places are proposed. */
+const MAX_EDITS = 200;
+/** Longer lines (minified code, data) are neither examples nor places to repeat one. */
+const MAX_LINE_LENGTH = 2000;
+/** A template changes a few tokens; a rewrite of most of a line is not an example of anything. */
+const MAX_REMOVED_TOKENS = 4;
+const MAX_INSERTED_TOKENS = 8;
+/** A new argument is anchored by the function it is passed to, so it may be longer. */
+const MAX_ARGUMENT_TOKENS = 16;
+
+const IDENTIFIER = '[A-Za-z_$\\u00C0-\\uFFFF][\\w$\\u00C0-\\uFFFF]*';
+const NOT_AFTER_IDENTIFIER = '(?<![\\w$\\u00C0-\\uFFFF])';
+const NOT_BEFORE_IDENTIFIER = '(?![\\w$\\u00C0-\\uFFFF])';
+const DECLARATION_KEYWORDS = '(?:function|def|fn|func|void|async)';
+
+interface Token {
+	readonly text: string;
+	readonly identifier: boolean;
+	/** Whitespace separates it from the token before it. */
+	readonly spaced: boolean;
+}
+
+function tokenize(text: string): Token[] {
+	const tokens: Token[] = [];
+	let i = 0;
+	let spaced = false;
+	while (i < text.length) {
+		const code = text.charCodeAt(i);
+		if (code === 0x20 || code === 0x09) {
+			spaced = true;
+			i++;
+			continue;
+		}
+		let end = i + 1;
+		const identifier = isIdentifierChar(code);
+		if (identifier) {
+			while (end < text.length && isIdentifierChar(text.charCodeAt(end))) {
+				end++;
+			}
+		}
+		tokens.push({ text: text.slice(i, end), identifier, spaced });
+		spaced = false;
+		i = end;
+	}
+	return tokens;
+}
+
+/** A template ready to be matched against lines. */
+export interface Template {
+	/** Matches one place; group 1 is the text before the replaced span. */
+	readonly pattern: RegExp;
+	/** A string every matching line contains (a fast filter before the expression). */
+	readonly needle: string;
+	readonly removed: string;
+	readonly inserted: string;
+}
+
+/** The template the burst's change makes, or `undefined` when it is not one worth repeating. */
+export function templateOf(change: SingleLineChange): Template | undefined {
+	const { oldLine, newLine, start, oldEnd, newEnd } = widenToTokens(change);
+	const removed = oldLine.slice(start, oldEnd);
+	const inserted = newLine.slice(start, newEnd);
+	if (removed.trim() === '' && inserted.trim() === '') {
+		return undefined;
+	}
+	const removedTokens = tokenize(removed).length;
+	const insertedTokens = tokenize(inserted).length;
+	const before = oldLine.slice(0, start);
+	const after = oldLine.slice(oldEnd);
+	const leftTokens = tokenize(before);
+	const rightTokens = tokenize(after);
+	const spacedBefore = /[ \t]$/.test(before);
+	const spacedAfter = /^[ \t]/.test(after);
+	// Identifiers or keywords the template names: without one it is too vague to repeat.
+	const literals: string[] = [];
+	const anchorLiterals: string[] = [];
+	if (/[\p{L}_$]/u.test(removed) || /[\p{L}_$]/u.test(inserted)) {
+		literals.push(removed.trim() || inserted.trim());
+	}
+
+	// A new last argument: `f(a, b)` to `f(a, b, c)` repeats on every call of `f` that has arguments.
+	const call = removed === '' && inserted.trimStart().startsWith(',') && rightTokens[0]?.text === ')' ? callee(before) : undefined;
+	if (call !== undefined && insertedTokens <= MAX_ARGUMENT_TOKENS) {
+		// Not where the function is declared (`function f(a: T)`): only calls.
+		const left = `${NOT_AFTER_IDENTIFIER}(?<!${DECLARATION_KEYWORDS}[ \\t]+)${escapeRegExp(call)}\\s*\\([^()]*[^()\\s]`;
+		return { pattern: new RegExp(`(${left})(?=\\s*\\)(?!\\s*(?:[{:]|=>)))`, 'g'), needle: call, removed, inserted };
+	}
+
+	if (removedTokens > MAX_REMOVED_TOKENS || insertedTokens > MAX_INSERTED_TOKENS) {
+		return undefined;
+	}
+
+	const identifierSwap = isIdentifier(removed) && isIdentifier(inserted) && !KEYWORDS.has(removed) && !KEYWORDS.has(inserted);
+	// How many tokens anchor each side, and whether identifiers among them are kept literally.
+	const leftCount = removed === '' || identifierSwap ? 2 : 1;
+	const rightCount = removed === '' ? 2 : 1;
+	const literalNear = removed === '' || identifierSwap;
+	const literalFar = identifierSwap;
+
+	const anchor = (tokens: Token[], near: 'last' | 'first', count: number): string | undefined => {
+		const picked = near === 'last' ? tokens.slice(-count) : tokens.slice(0, count);
+		if (picked.length === 0) {
+			return undefined;
+		}
+		let out = '';
+		picked.forEach((token, index) => {
+			const isNear = near === 'last' ? index === picked.length - 1 : index === 0;
+			const literal = !token.identifier || (isNear ? literalNear : literalFar);
+			if (literal && token.identifier) {
+				literals.push(token.text);
+				anchorLiterals.push(token.text);
+			}
+			const piece = literal ? escapeRegExp(token.text) : IDENTIFIER;
+			if (index > 0) {
+				const previous = picked[index - 1]!;
+				out += token.spaced ? (previous.identifier && token.identifier ? '[ \\t]+' : '[ \\t]*') : '';
+			}
+			out += piece;
+		});
+		return out;
+	};
+
+	const leftAnchor = anchor(leftTokens, 'last', leftCount);
+	const rightAnchor = anchor(rightTokens, 'first', rightCount);
+	// An insertion is placed by its anchors alone: they must name something.
+	if (literals.length === 0 || (removed === '' && anchorLiterals.length === 0)) {
+		return undefined;
+	}
+	let left: string;
+	if (leftAnchor === undefined) {
+		left = '^[ \\t]*';
+	} else {
+		const first = leftTokens.slice(-leftCount)[0]!;
+		const bounded = first.identifier ? NOT_AFTER_IDENTIFIER : '';
+		const fewer = leftTokens.length < leftCount ? '^[ \\t]*' : '';
+		left = `${fewer}${bounded}${leftAnchor}${spacedBefore ? '[ \\t]+' : ''}`;
+	}
+	let right: string;
+	if (rightAnchor === undefined) {
+		right = '[ \\t]*$';
+	} else {
+		const picked = rightTokens.slice(0, rightCount);
+		const last = picked[picked.length - 1]!;
+		const fewer = rightTokens.length < rightCount ? '[ \\t]*$' : '';
+		right = `${spacedAfter ? '[ \\t]+' : ''}${rightAnchor}${last.identifier ? NOT_BEFORE_IDENTIFIER : ''}${fewer}`;
+	}
+	const startsWord = removed !== '' && isIdentifierChar(removed.charCodeAt(0)) ? NOT_AFTER_IDENTIFIER : '';
+	const endsWord = removed !== '' && isIdentifierChar(removed.charCodeAt(removed.length - 1)) ? NOT_BEFORE_IDENTIFIER : '';
+	const pattern = new RegExp(`(${left})${startsWord}${escapeRegExp(removed)}${endsWord}(?=${right})`, 'g');
+	const needle = removed !== '' ? removed : longest(anchorLiterals);
+	return { pattern, needle, removed, inserted };
+}
+
+/** The function called by the innermost unclosed `(` of `text`, if its arguments so far hold no parentheses. */
+function callee(text: string): string | undefined {
+	const open = text.lastIndexOf('(');
+	if (open === -1 || text.indexOf(')', open) !== -1 || text.slice(open + 1).trim() === '') {
+		return undefined;
+	}
+	const name = /([A-Za-z_$][\w$]*)\s*$/.exec(text.slice(0, open))?.[1];
+	return name !== undefined && !KEYWORDS.has(name) ? name : undefined;
+}
+
+function longest(texts: readonly string[]): string {
+	return texts.reduce((a, b) => (b.length > a.length ? b : a), '');
+}
+
+export function repeatedTransformation(input: EngineInput): EditsProposal | undefined {
+	if (!input.lastEdit) {
+		return undefined;
+	}
+	const change = singleLineChange(input.lastEdit);
+	if (!change || change.oldLine.length > MAX_LINE_LENGTH || change.newLine.length > MAX_LINE_LENGTH) {
+		return undefined;
+	}
+	const template = templateOf(change);
+	if (!template) {
+		return undefined;
+	}
+	const edits = applyTemplate(template, input, change.line, isCommentLine(change.oldLine));
+	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
+}
+
+/** A line that is a comment (or a comment's continuation) in the common languages. */
+export function isCommentLine(text: string): boolean {
+	return /^\s*(?:\/\/|#(?![!\[])|\/?\*|<!--|--\s|;)/.test(text);
+}
+
+/**
+ * The places where `template` applies in the document (except `skipLine`),
+ * nearest to the cursor first; only lines of the same kind as the edited one
+ * (code for code, comments for comments: usage text in a comment is not the code it describes).
+ */
+export function applyTemplate(template: Template, input: Pick<EngineInput, 'document' | 'cursor'>, skipLine: number, inComment = false): TextEdit[] {
+	const { document, cursor } = input;
+	const { pattern, needle, removed, inserted } = template;
+	const edits: TextEdit[] = [];
+	for (let line = 0; line < document.lineCount; line++) {
+		if (line === skipLine) {
+			continue;
+		}
+		const text = document.lineText(line);
+		if (text.length > MAX_LINE_LENGTH || !text.includes(needle) || isCommentLine(text) !== inComment) {
+			continue;
+		}
+		pattern.lastIndex = 0;
+		for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+			const at = match.index + match[1]!.length;
+			if (match[0].length === 0) {
+				pattern.lastIndex++;
+			}
+			// An insertion already made here (by hand, or an earlier acceptance) is not made twice.
+			if (removed === '' && (text.startsWith(inserted, at) || text.slice(0, at).endsWith(inserted.trimEnd()))) {
+				continue;
+			}
+			edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });
+		}
+	}
+	edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
+	return edits.slice(0, MAX_EDITS);
+}

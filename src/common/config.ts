@@ -28,6 +28,10 @@ export const settingSchemas = {
 	'nes.enabled': z._default(z.boolean(), true),
 	'nes.maxFileSize': z._default(z.number().check(z.positive(), z.maximum(1024)), 2),
 	'nes.agent': z._default(z.string(), BUILT_IN_NES_AGENT),
+	// The built-in NES agent's optional model (engine 2): an OpenAI-compatible endpoint; empty: edit-by-example only.
+	'nesAgent.model.endpoint': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty for no model')), ''),
+	'nesAgent.model.model': z._default(z.string().check(z.trim()), ''),
+	'nesAgent.model.format': z._default(z.enum(['sweep', 'zeta', 'instinct']), 'sweep'),
 	// Empty turns the registry off; otherwise an http(s) URL (plain HTTP is only ever fetched from this machine).
 	'registry.url': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty to turn the registry off')), DEFAULT_REGISTRY_URL),
 } as const;
@@ -50,6 +54,10 @@ export interface Config {
 	};
 	/** The ACP Agent Registry's URL; empty when the registry is turned off. */
 	readonly registryUrl: string;
+	readonly nesAgent: {
+		/** The built-in NES agent's model; `endpoint` empty when it has none. */
+		readonly model: { readonly endpoint: string; readonly model: string; readonly format: 'sweep' | 'zeta' | 'instinct' };
+	};
 }
 
 export interface ConfigProblem {
@@ -98,6 +106,9 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 			agent: read('nes.agent').trim(),
 		}),
 		registryUrl: read('registry.url').trim(),
+		nesAgent: Object.freeze({
+			model: Object.freeze({ endpoint: read('nesAgent.model.endpoint').trim(), model: read('nesAgent.model.model').trim(), format: read('nesAgent.model.format') }),
+		}),
 	});
 	return { config, problems };
 }

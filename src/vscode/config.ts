@@ -7,7 +7,8 @@ import type { Logger } from '../common/log';
  * machine) settings only: a folder's `.vscode/settings.json` comes with
  * whatever repository was cloned and must never choose a command.
  */
-const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'maxMessageSize', 'registry.url']);
+// The model endpoint receives your code: a repository must not be able to send it elsewhere.
+const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'maxMessageSize', 'registry.url', 'nesAgent.model.endpoint', 'nesAgent.model.model', 'nesAgent.model.format']);
 
 export class ConfigService implements vscode.Disposable {
 	private snapshot: Config;

@@ -2,10 +2,8 @@
  * Agent Link's entry point. Activation wires the features together; every piece
  * is a small class with `dispose()`, owned by the extension's subscriptions.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
-import { builtInNesAgent } from '../common/presets';
 import { AgentManager, type AgentState } from './agentManager';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
@@ -13,6 +11,7 @@ import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
 import { ContextRecorder } from './nes/contextRecorder';
 import { DocumentSync } from './nes/documentSync';
+import { BuiltInNesAgent } from './nes/builtInAgent';
 import { NesAgentSelector } from './nes/nesAgent';
 import { NesSessionManager } from './nes/nesSession';
 import { NesSuggestCommand } from './nes/suggest';
@@ -72,10 +71,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	// The NES agent runs beside the chat agent, in a manager of its own (nes/nesAgent.ts).
 	const nesAgents = new AgentManager(config, log, clientInfo);
 	managers = [agents, nesAgents];
-	const builtIn = builtInNesAgent(process.execPath, path.join(context.extensionPath, 'dist', 'nes-agent.js'));
-	for (const manager of managers) {
-		context.subscriptions.push(manager.addChoiceSource(() => [builtIn]));
-	}
+	context.subscriptions.push(await BuiltInNesAgent.create(context, config, managers, log));
 	const statusBar = new AgentStatusBar(agents);
 	const nesStatusBar = new AgentStatusBar(nesAgents, { id: 'agentLink.nesStatus', name: 'Agent Link: NES agent', command: 'agentLink.nes.selectAgent', priority: 99, hideWhenStopped: true, role: 'NES agent' });
 	const nesAgentSelector = new NesAgentSelector(agents, nesAgents, config, log);

@@ -87,3 +87,36 @@ describe('the NES agent beside the chat agent', function () {
 		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'the NES session back with the NES agent');
 	});
 });
+
+describe('Agent Link NES (built in) as the NES agent', function () {
+	this.timeout(60_000);
+	let a: AgentLinkApi;
+	const BUILT_IN = 'Agent Link NES (built in)';
+	const nesState = (predicate: (s: AgentLinkApi['agents']['state']) => boolean) => waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, predicate);
+
+	before(async () => {
+		a = await api();
+	});
+	after(async () => {
+		const config = vscode.workspace.getConfiguration('agentLink');
+		await config.update('nesAgent.model.endpoint', undefined, vscode.ConfigurationTarget.Global);
+		await config.update('nesAgent.model.model', undefined, vscode.ConfigurationTarget.Global);
+	});
+
+	it('runs the shipped agent with the editor’s runtime, and opens the NES session with it', async () => {
+		await setNesAgent(BUILT_IN);
+		await nesState((s) => s.kind === 'ready' && s.name === BUILT_IN);
+		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session with the built-in agent');
+		assert.ok(a.recentLog().some((l) => /\[agent stderr\] \[agent-link-nes\] Initialized with agent-link; .*engine: edit-by-example/.test(l)), 'edit-by-example, with no model configured');
+	});
+
+	it('restarts it with the model settings when they change, and passes them through its environment', async () => {
+		const config = vscode.workspace.getConfiguration('agentLink');
+		const before = a.nesAgents.pid;
+		await config.update('nesAgent.model.model', 'tiny-next-edit', vscode.ConfigurationTarget.Global);
+		await config.update('nesAgent.model.endpoint', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
+		await waitUntil(() => a.nesAgents.state.kind === 'ready' && a.nesAgents.pid !== before, 20_000, 'the restart');
+		await waitUntil(() => a.recentLog().some((l) => /engine: model tiny-next-edit \(sweep format\) at http:\/\/127\.0\.0\.1:9\/v1/.test(l)), 15_000, 'the model engine');
+		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session with the restarted agent');
+	});
+});

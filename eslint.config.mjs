@@ -13,7 +13,7 @@ const nesAgentPure = ['src/nes-agent/engines/**/*.ts', 'src/nes-agent/model/form
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'stream', 'net', 'url', 'util', 'crypto', 'events', 'process'];
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '*.vsix'] },
+	{ ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', '*.vsix', 'samples/**'] },
 	...tseslint.configs.recommended,
 	{
 		files: ['**/*.ts'],

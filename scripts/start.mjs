@@ -3,6 +3,11 @@
 // code-server) on 127.0.0.1 with this repository loaded as the extension under development,
 // and print the URL to open in a browser. Ctrl+C stops the server and everything it started.
 //
+// Without --folder it opens a copy of samples/try-agent-link (kept in the cache between runs,
+// renewed with --fresh): a trusted workspace made for trying Agent Link, with the SDK's example
+// agent for chat and Agent Link NES (built in) for next edit suggestions already running. With
+// --folder, your folder opens as in any VS Code: Workspace Trust applies.
+//
 //   npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--skip-build] [--fresh] [--verbose]
 //                [--extension <dir>]   (another extension folder instead of this repository)
 //
@@ -56,6 +61,16 @@ async function build() {
   if (code !== 0) throw new Error(`the build failed (exit ${code})`);
 }
 
+/** A copy of samples/try-agent-link in the cache, so trying things out never changes the repository. */
+async function sampleWorkspace(fresh) {
+  const target = path.join(cacheRoot(), 'try-agent-link');
+  if (fresh) await fs.rm(target, { recursive: true, force: true });
+  if (!existsSync(target)) {
+    await fs.cp(path.join(REPO_ROOT, 'samples', 'try-agent-link'), target, { recursive: true });
+  }
+  return target;
+}
+
 async function main() {
   if (!values['skip-build']) await build();
 
@@ -81,7 +96,8 @@ async function main() {
     log(`port ${wanted} is busy, using ${port}`);
   }
 
-  const folder = path.resolve(values.folder ?? process.cwd());
+  const sample = values.folder === undefined;
+  const folder = sample ? await sampleWorkspace(values.fresh) : path.resolve(values.folder);
   if (!existsSync(folder)) throw new Error(`--folder ${folder} does not exist`);
 
   // always a private temp dir: the server's TMPDIR (its vscode-ipc/vscode-git sockets), plus the
@@ -93,13 +109,18 @@ async function main() {
     dataDir,
     tmpDir: path.join(tempDir, 'tmp'),
     port,
-    workspaceTrust: true, // behave like a normal VS Code: trust prompts and restricted mode apply
+    // Your own folder: behave like a normal VS Code, trust prompts and restricted mode apply.
+    // The sample workspace is made for trying Agent Link, so it is trusted and the agents start.
+    workspaceTrust: !sample,
     keepExistingSettings: true, // settings changed in the UI survive restarts
-    // One agent that works without installing anything: the example agent of the ACP SDK.
+    // A chat agent that works without installing anything (the example agent of the ACP SDK);
+    // next edit suggestions come from Agent Link NES (built in), the default NES agent.
     userSettings: {
       'agentLink.agents': {
         'ACP SDK Example Agent': { command: process.execPath, args: [path.join(REPO_ROOT, 'node_modules', 'acp-sdk-1-9', 'dist', 'examples', 'agent.js')] },
       },
+      'agentLink.defaultAgent': 'ACP SDK Example Agent',
+      'agentLink.nes.agent': 'Agent Link NES (built in)',
     },
     echo: values.verbose,
   });
@@ -108,7 +129,7 @@ async function main() {
   const url = workbenchUrl(server.port, folder, [['extensionDevelopmentPath', remoteUri(server.port, extension)]]);
   process.stdout.write(`\nVS Code ${server.install.vscodeVersion} (code-server ${server.install.version}) is running with the extension from ${extension}\n`
     + `Open this URL in a browser (on another machine, forward port ${server.port} first, e.g. ssh -L ${server.port}:127.0.0.1:${server.port}):\n\n`
-    + `  ${url}\n\nPress Ctrl+C to stop.\n`);
+    + `  ${url}\n\n${sample ? `It opens ${folder}, a workspace for trying Agent Link: its README.md says what to type to see a next edit suggestion.\n` : ''}Press Ctrl+C to stop.\n`);
 
   let stopping = false;
   const stop = async (/** @type {number} */ code) => {

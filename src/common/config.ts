@@ -25,6 +25,8 @@ export const settingSchemas = {
 	maxMessageSize: z._default(z.int().check(z.minimum(1), z.maximum(1024)), 64),
 	'nes.enabled': z._default(z.boolean(), true),
 	'nes.maxFileSize': z._default(z.number().check(z.positive(), z.maximum(1024)), 2),
+	'nes.debounce': z._default(z.int().check(z.minimum(0), z.maximum(2000)), 100),
+	'nes.disabledLanguages': z._default(z.array(z.string()), []),
 } as const;
 
 export type SettingKey = keyof typeof settingSchemas;
@@ -40,6 +42,10 @@ export interface Config {
 		readonly enabled: boolean;
 		/** Documents larger than this are never sent to an NES agent. */
 		readonly maxFileBytes: number;
+		/** Quiet time after typing or a cursor move before an automatic request, in milliseconds. */
+		readonly debounceMs: number;
+		/** Language ids that get no automatic suggestions. */
+		readonly disabledLanguages: readonly string[];
 	};
 }
 
@@ -86,6 +92,8 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		nes: Object.freeze({
 			enabled: read('nes.enabled'),
 			maxFileBytes: Math.round(read('nes.maxFileSize') * 1024 * 1024),
+			debounceMs: read('nes.debounce'),
+			disabledLanguages: Object.freeze([...read('nes.disabledLanguages')]),
 		}),
 	});
 	return { config, problems };

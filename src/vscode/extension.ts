@@ -12,7 +12,8 @@ import { ExtensionLog } from './log';
 import { ContextRecorder } from './nes/contextRecorder';
 import { DocumentSync } from './nes/documentSync';
 import { NesSessionManager } from './nes/nesSession';
-import { NesSuggestCommand } from './nes/suggest';
+import { NesController } from './nes/controller';
+import { StableApiView } from './nes/view';
 import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
@@ -23,6 +24,8 @@ export interface AgentLinkApi {
 	readonly documentSync: DocumentSync;
 	/** Client editor state (`workspace/open_documents` …) as agents see it. */
 	readonly editorState: EditorStateFeature;
+	/** Next edit suggestions as shown in the editor. */
+	readonly nesController: NesController;
 	readonly statusBarText: () => string;
 	/** Recent log lines, newest last. */
 	readonly recentLog: () => readonly string[];
@@ -63,7 +66,10 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
 	const contextRecorder = new ContextRecorder(nes, config, log);
-	context.subscriptions.push(contextRecorder, new NesSuggestCommand(nes, contextRecorder, config, log));
+	const view = new StableApiView(context.extensionUri);
+	const nesController = new NesController(nes, contextRecorder, config, log, view);
+	statusBar.trackNes(nesController);
+	context.subscriptions.push(contextRecorder, nesController, view);
 	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
 	context.subscriptions.push(editorState);
 	context.subscriptions.push(config, agents, statusBar, nes, ...registerCommands(agents, log));
@@ -78,6 +84,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		nes,
 		documentSync,
 		editorState,
+		nesController,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};

@@ -1,19 +1,42 @@
 import * as vscode from 'vscode';
 import type { AgentManager, AgentState } from './agentManager';
 import { Commands } from './commands';
+import type { NesDisplayState } from './nes/controller';
+
+/** What the item adds for next edit suggestions. */
+const NES_SUFFIX: Record<NesDisplayState, { icon: string; label: string }> = {
+	off: { icon: '', label: 'off' },
+	idle: { icon: '', label: 'on' },
+	waiting: { icon: ' $(sync~spin)', label: 'waiting for the agent' },
+	pending: { icon: ' $(lightbulb)', label: 'a suggestion is pending (Tab applies it, Escape dismisses it)' },
+	snoozed: { icon: ' $(bell-slash)', label: 'snoozed' },
+};
 
 /** The agent's name and health, bottom right; a click opens the agent picker. */
 export class AgentStatusBar implements vscode.Disposable {
 	private readonly item: vscode.StatusBarItem;
 	private readonly listener: vscode.Disposable;
+	private nesListener: vscode.Disposable | undefined;
+	private nesState: NesDisplayState = 'off';
 
-	constructor(manager: AgentManager) {
+	constructor(private readonly manager: AgentManager) {
 		this.item = vscode.window.createStatusBarItem('agentLink.status', vscode.StatusBarAlignment.Right, 100);
 		this.item.name = 'Agent Link';
 		this.item.command = Commands.selectAgent;
 		this.render(manager.state);
 		this.item.show();
 		this.listener = manager.onDidChangeState((state) => this.render(state));
+	}
+
+	/** Shows the NES state of `controller` next to the agent. */
+	trackNes(controller: { readonly state: NesDisplayState; readonly onDidChangeState: vscode.Event<NesDisplayState> }): void {
+		this.nesListener?.dispose();
+		this.nesState = controller.state;
+		this.nesListener = controller.onDidChangeState((state) => {
+			this.nesState = state;
+			this.render(this.manager.state);
+		});
+		this.render(this.manager.state);
 	}
 
 	/** What the item shows, for tests. */
@@ -35,8 +58,9 @@ export class AgentStatusBar implements vscode.Disposable {
 				md.appendMarkdown(`**${escape(state.name)}**: starting…`);
 				break;
 			case 'ready':
-				this.item.text = `$(hubot) ${state.name}`;
-				md.appendMarkdown(`**${escape(state.name)}**: ready (pid ${String(state.pid)}).\n\nClick to switch agents.`);
+				this.item.text = `$(hubot) ${state.name}${NES_SUFFIX[this.nesState].icon}`;
+				md.appendMarkdown(`**${escape(state.name)}**: ready (pid ${String(state.pid)}).\n\n`);
+				md.appendMarkdown(`Next edit suggestions: ${NES_SUFFIX[this.nesState].label}.\n\nClick to switch agents.`);
 				break;
 			case 'crashed':
 				this.item.text = `$(warning) ${state.name}: crashed`;
@@ -52,11 +76,13 @@ export class AgentStatusBar implements vscode.Disposable {
 				break;
 		}
 		this.item.tooltip = md;
-		this.item.accessibilityInformation = { label: `Agent Link: ${stateLabel(state)}` };
+		const nes = state.kind === 'ready' && this.nesState !== 'off' ? `, next edit suggestions ${NES_SUFFIX[this.nesState].label}` : '';
+		this.item.accessibilityInformation = { label: `Agent Link: ${stateLabel(state)}${nes}` };
 	}
 
 	dispose(): void {
 		this.listener.dispose();
+		this.nesListener?.dispose();
 		this.item.dispose();
 	}
 }

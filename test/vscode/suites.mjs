@@ -50,6 +50,8 @@ function nesContextAgents(ctx) {
 
 function nesContextSettings() {
 	return {
+		// The tests count nes/suggest requests: only the ones they make by command.
+		'agentLink.nes.disabledLanguages': ['typescript'],
 		// Only the test's own diagnostics; definitions still come from the TypeScript extension.
 		'typescript.validate.enable': false,
 		// Nothing but the test may change the documents.
@@ -186,6 +188,34 @@ export const suites = [
 			for (let i = 0; i < 260; i++) {
 				writeFileSync(join(workspace, 'src', `file ${String(i).padStart(3, '0')}.ts`), `export const n${i} = ${i};\n`);
 			}
+		},
+	},
+	{
+		// Next edit suggestions shown in the editor, driven through the browser with real key presses
+		// (test/vscode/runner/bridge.mjs), against a scripted NES agent per revision.
+		name: 'nes-display',
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'NES Display merged': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'merged', logFile: join(ctx.workspace, '.agent-messages.jsonl') }),
+				'NES Display seed': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'seed' }),
+			},
+			// Nothing but the test and the agent may change the documents.
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'editor.acceptSuggestionOnEnter': 'off',
+			'editor.autoClosingBrackets': 'never',
+			'editor.autoClosingQuotes': 'never',
+			'editor.formatOnType': false,
+			'editor.insertSpaces': false,
+			'editor.detectIndentation': false,
+			'editor.minimap.enabled': false,
+			'files.autoSave': 'off',
+			'workbench.editor.enablePreview': false,
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
 		},
 	},
 	{

@@ -73,7 +73,8 @@ export class NesController implements vscode.Disposable {
 	private snoozedUntil: number | undefined;
 	private snoozeTimer: NodeJS.Timeout | undefined;
 	private applying = 0;
-	private lastChangeUndoRedo = false;
+	/** The document version an undo or redo produced: no automatic request for it. */
+	private undoRedo: { uri: string; version: number } | undefined;
 	private diagnosticsSnapshot: { uri: string; keys: DiagnosticKey[] } | undefined;
 	private stateValue: NesDisplayState = 'off';
 	private readonly stateEmitter = new vscode.EventEmitter<NesDisplayState>();
@@ -153,7 +154,9 @@ export class NesController implements vscode.Disposable {
 			return;
 		}
 		const changes = [...event.contentChanges];
-		this.lastChangeUndoRedo = event.reason !== undefined;
+		if (event.reason !== undefined) {
+			this.undoRedo = { uri: event.document.uri.toString(), version: event.document.version };
+		}
 		const uri = event.document.uri.toString();
 		const current = this.current;
 		if (current && this.applying === 0 && affects(current.presentation, uri)) {
@@ -195,6 +198,11 @@ export class NesController implements vscode.Disposable {
 					const cursor = { line, character: p.at.character + typed.length };
 					const next: Showable = { ...p, range: { start: cursor, end: cursor }, insertText: p.insertText.slice(typed.length), at: cursor, text: p.text.slice(typed.length) };
 					this.current = { ...current, presentation: next, version: document.version, lineText: now };
+					const editor = vscode.window.activeTextEditor;
+					if (editor?.document === document) {
+						// Asks the editor to show the rest, in case it dropped the ghost text meanwhile.
+						this.view.show(this.current, editor);
+					}
 					this.shownEmitter.fire(this.current);
 					return;
 				}
@@ -278,7 +286,7 @@ export class NesController implements vscode.Disposable {
 			scheme: document.uri.scheme,
 			inWorkspace: this.inWorkspace(document.uri),
 			selections: editor.selections.length,
-			undoRedo: kind === 'automatic' && this.lastChangeUndoRedo,
+			undoRedo: kind === 'automatic' && this.undoRedo?.uri === document.uri.toString() && this.undoRedo.version === document.version,
 			tooLarge: document.uri.scheme === 'file' && !withinSize(document, config.maxFileBytes),
 		});
 		if (!decision.ok) {

@@ -198,10 +198,22 @@ export class StableApiView implements SuggestionView {
 		if (!p || p.kind !== 'ghost' || p.uri !== document.uri.toString() || context.selectedCompletionInfo !== undefined) {
 			return [];
 		}
-		if (position.line !== p.range.start.line || position.character !== p.range.start.character) {
+		let insertText = p.insertText;
+		let range = asRange(p.range);
+		if (position.line !== p.range.start.line || position.character < p.range.start.character) {
 			return [];
 		}
-		const item = new vscode.InlineCompletionItem(p.insertText, asRange(p.range), { title: 'Accept next edit suggestion', command: GHOST_ACCEPTED_COMMAND, arguments: [p.id] });
+		if (position.character > p.range.start.character) {
+			// VS Code may ask before the controller heard of the keystrokes that led here: keep the
+			// suggestion when what was typed since is how it begins.
+			const typed = document.lineAt(position.line).text.slice(p.range.start.character, position.character);
+			if (insertText !== p.text || !insertText.startsWith(typed) || typed.length === insertText.length) {
+				return [];
+			}
+			insertText = insertText.slice(typed.length);
+			range = new vscode.Range(position, position);
+		}
+		const item = new vscode.InlineCompletionItem(insertText, range, { title: 'Accept next edit suggestion', command: GHOST_ACCEPTED_COMMAND, arguments: [p.id] });
 		this.offerEmitter.fire(p.id);
 		return [item];
 	}

@@ -259,7 +259,11 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			const active = vscode.window.activeTextEditor!;
 			assert.deepEqual([active.selection.active.line, active.selection.active.character], [2, 5]);
 			assert.equal(await onlyOutcome(id('jump')), 'accept');
-			await waitUntil(async () => (await received()).some((r) => r.method === 'nes/suggest' && r.params.uri === target.toString()), 5000, 'a request at the new place');
+			await waitUntil(async () => (await received()).some((r) => r.method === 'nes/suggest' && r.params.uri === target.toString()), 5000, 'a request at the new place').catch(
+				(error: Error) => {
+					throw new Error(`${error.message}\n${a.recentLog().slice(-15).join('\n')}`);
+				},
+			);
 		});
 
 		it('search and replace: Tab replaces every match in one undo step', async () => {

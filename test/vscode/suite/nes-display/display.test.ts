@@ -140,6 +140,11 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 	describe(`NES display (${revision} revision)`, () => {
 		before(async () => {
 			await select(`NES Display ${revision}`);
+			if (SHOTS) {
+				// Screenshots: the merged revision's in a light theme, the seed revision's in a dark one.
+				const theme = revision === 'merged' ? 'Default Light Modern' : 'Default Dark Modern';
+				await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+			}
 		});
 
 		it('typing, then ghost text appears; Tab inserts it and the agent gets nes/accept', async () => {
@@ -330,6 +335,54 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			await waitUntil(() => editor.document.lineAt(0).text === '\tx', 5000, 'the indent');
 		});
 
+		it('the pending suggestion is a code action, and the status bar says one is pending', async () => {
+			const original = 'first\nsecond\n';
+			const editor = await openFile(original, at(0, 0));
+			await script({ triggerKind: 'manual', suggestions: [edit(id('action'), editor.document.uri, [{ range: range(1, 0, 1, 6), newText: 'SECOND' }])] });
+			await press('Alt+Backslash');
+			await shownKind('preview', id('action'));
+			assert.match(a.statusBarText(), /\$\(lightbulb\)/);
+			const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, new vscode.Range(0, 0, 0, 0));
+			const ours = actions.find((x) => x.title === 'Apply next edit suggestion');
+			assert.ok(ours?.command, `our code action among ${actions.map((x) => x.title).join(', ')}`);
+			await vscode.commands.executeCommand(ours.command.command, ...(ours.command.arguments ?? []));
+			await waitUntil(() => editor.document.lineAt(1).text === 'SECOND', 5000, 'the code action to apply the edit');
+			assert.equal(await onlyOutcome(id('action')), 'accept');
+			assert.doesNotMatch(a.statusBarText(), /\$\(lightbulb\)/);
+		});
+
+		it('a new error near the cursor asks for a suggestion (triggerKind diagnostic)', async () => {
+			const editor = await openFile('let a = 1\nlet b = a +\n', at(1, 11));
+			const collection = vscode.languages.createDiagnosticCollection('nes-display-test');
+			try {
+				collection.set(editor.document.uri, [new vscode.Diagnostic(new vscode.Range(1, 10, 1, 11), 'Expression expected.', vscode.DiagnosticSeverity.Error)]);
+				await waitUntil(
+					async () => (await received()).some((r) => r.method === 'nes/suggest' && r.params.triggerKind === 'diagnostic' && r.params.uri === editor.document.uri.toString()),
+					5000,
+					'a diagnostic request',
+				);
+			} finally {
+				collection.dispose();
+			}
+		});
+
+		it('snoozed: the state says so, and the manual command still works', async () => {
+			const editor = await openFile('snooze\n', at(0, 6));
+			await vscode.commands.executeCommand('agentLink.nes.snooze', 5);
+			try {
+				await waitUntil(() => a.nesController.state === 'snoozed', 5000, 'the snoozed state');
+				assert.match(a.statusBarText(), /\$\(bell-slash\)/);
+				await script({ triggerKind: 'manual', suggestions: [edit(id('snoozed'), editor.document.uri, [{ range: range(0, 6, 0, 6), newText: ' me' }])] });
+				await press('Alt+Backslash');
+				await shownKind('ghost', id('snoozed'));
+				await press('Escape');
+				assert.equal(await onlyOutcome(id('snoozed')), 'reject rejected');
+			} finally {
+				await vscode.commands.executeCommand('agentLink.nes.snooze', 0);
+			}
+			await waitUntil(() => a.nesController.state === 'idle', 5000, 'suggestions back on');
+		});
+
 		it('several suggestions: the one nearest the cursor shows, the others are replaced', async () => {
 			const editor = await openFile('one\ntwo\nthree\nfour\nfive\n', at(3, 4));
 			const uri = editor.document.uri;
@@ -350,6 +403,30 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 }
 
 describe('NES display: the session ends', () => {
+	it('turning NES off rejects what is showing, once', async () => {
+		await select('NES Display seed');
+		const editor = await openFile('p = 1\nq = 2\n', at(0, 5));
+		await script({ triggerKind: 'manual', suggestions: [edit('off-1', editor.document.uri, [{ range: range(1, 4, 1, 5), newText: '9' }])] });
+		await press('Alt+Backslash');
+		await shownKind('preview', 'off-1');
+		const agentBefore = a.agents.readyAgent!;
+		const log = () => agentBefore.handle.connection.sendRequest('_test/received', {}, any) as Promise<{ method: string; params: Json }[]>;
+		await vscode.workspace.getConfiguration('agentLink').update('nes.enabled', false, vscode.ConfigurationTarget.Global);
+		try {
+			await waitUntil(() => a.nesController.state === 'off', 5000, 'NES off');
+			assert.equal(a.nesController.shown, undefined);
+			let outcomes: string[] = [];
+			await waitUntil(async () => {
+				outcomes = (await log()).filter((r) => r.params?.id === 'off-1').map((r) => `${r.method} ${String(r.params.reason)}`);
+				return outcomes.length > 0;
+			}, 5000, 'the outcome');
+			assert.deepEqual(outcomes, ['nes/reject ignored']);
+		} finally {
+			await vscode.workspace.getConfiguration('agentLink').update('nes.enabled', undefined, vscode.ConfigurationTarget.Global);
+		}
+	});
+
+
 	it('stopping the agent rejects what is showing, once, before the agent goes', async () => {
 		await select('NES Display merged');
 		const editor = await openFile('x = 1\ny = 2\n', at(0, 5));

@@ -141,11 +141,9 @@ export class StableApiView implements SuggestionView {
 			editor.setDecorations(this.mark, [...lines].map((l) => new vscode.Range(l, 0, l, 0)));
 			const first = asRange(p.edits[0]!.range);
 			const visible = editor.visibleRanges.some((r) => r.contains(first.start));
-			if (lines.has(hintAt) || !visible) {
-				// The hint sits on the preview's own line, or at the cursor when the preview is off screen.
-				this.showHint(editor, visible ? first.end.line : hintAt, shown.hint);
-				hintShown = true;
-			}
+			// The hint sits on the preview's own line, or at the cursor when the preview is off screen.
+			this.showHint(editor, visible ? first.end.line : hintAt, shown.hint);
+			hintShown = true;
 		} else if (p.kind === 'searchAndReplace' && shown.replacements && p.uri === editor.document.uri.toString()) {
 			const hover = new vscode.MarkdownString().appendMarkdown(`**Next edit suggestion**: replace ${shown.replacements.length} match(es)`);
 			editor.setDecorations(

@@ -375,6 +375,7 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 				await script({ triggerKind: 'manual', suggestions: [edit(id('snoozed'), editor.document.uri, [{ range: range(0, 6, 0, 6), newText: ' me' }])] });
 				await press('Alt+Backslash');
 				await shownKind('ghost', id('snoozed'));
+				await ghostVisible();
 				await press('Escape');
 				assert.equal(await onlyOutcome(id('snoozed')), 'reject rejected');
 			} finally {

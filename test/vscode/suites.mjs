@@ -216,6 +216,12 @@ export const suites = [
 		}),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });
+			// A TypeScript project for the rename tests, one pair of files per revision.
+			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
+			for (const revision of ['merged', 'seed']) {
+				writeFileSync(join(workspace, 'src', `lib-${revision}.ts`), 'export function computeTotal(values: number[]): number {\n\treturn values.reduce((a, b) => a + b, 0);\n}\n');
+				writeFileSync(join(workspace, 'src', `use-${revision}.ts`), `import { computeTotal } from './lib-${revision}';\n\nexport const total = computeTotal([1, 2, 3]);\n`);
+			}
 		},
 	},
 	{

@@ -325,11 +325,17 @@ export class NesController implements vscode.Disposable {
 		const sent = performance.now();
 		let timer: NodeJS.Timeout | undefined;
 		try {
+			const answer = scope.session.suggest(request, cancel.token);
 			const response = await Promise.race([
-				scope.session.suggest(request, cancel.token),
+				answer,
 				new Promise<never>((_, reject) => {
 					timer = setTimeout(() => {
 						cancel.cancel();
+						// Suggestions that still come after giving up are owed an outcome too.
+						answer.then(
+							(late) => late.suggestions.forEach((s) => scope.ledger.register(s.id) && scope.ledger.reject(s.id, 'cancelled')),
+							() => undefined,
+						);
 						reject(new Error(`no answer within ${SUGGEST_TIMEOUT_MS / 1000} s`));
 					}, SUGGEST_TIMEOUT_MS);
 				}),
@@ -382,7 +388,7 @@ export class NesController implements vscode.Disposable {
 
 	// ---- choosing what to show --------------------------------------------------------------
 
-	private async present(scope: SessionScope, raw: readonly NesSuggestion[], converted: readonly NesSuggestion[], editor: vscode.TextEditor, request: Record<string, unknown>): Promise<void> {
+	private async present(scope: SessionScope, raw: readonly NesSuggestion[], converted: NesSuggestion[], editor: vscode.TextEditor, request: Record<string, unknown>): Promise<void> {
 		const registered: string[] = [];
 		for (const s of raw) {
 			if (scope.ledger.register(s.id)) {
@@ -392,6 +398,9 @@ export class NesController implements vscode.Disposable {
 			}
 		}
 		const fresh = new Set(registered);
+		// One suggestion per id: a repeated id in the same answer is dropped (its outcome is the first's).
+		const seen = new Set<string>();
+		converted = converted.filter((s) => fresh.has(s.id) && !seen.has(s.id) && seen.add(s.id) !== undefined);
 		const lost = registered.filter((id) => !converted.some((s) => s.id === id));
 		for (const id of lost) {
 			this.refuse(scope, id, 'its document could not be read');

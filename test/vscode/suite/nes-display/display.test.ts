@@ -291,6 +291,40 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			await waitUntil(() => editor.document.getText() === original, 5000, 'one undo to restore the document');
 		});
 
+		it('a rename in a TypeScript project: Tab renames across both files as one refactoring', async function () {
+			this.timeout(150_000);
+			const lib = vscode.Uri.joinPath(folder(), 'src', `lib-${revision}.ts`);
+			const use = vscode.Uri.joinPath(folder(), 'src', `use-${revision}.ts`);
+			const useDoc = await vscode.workspace.openTextDocument(use);
+			const libDoc = await vscode.workspace.openTextDocument(lib);
+			const editor = await vscode.window.showTextDocument(libDoc, { preview: false });
+			const name = new vscode.Position(0, 17); // inside `computeTotal`
+			editor.selection = new vscode.Selection(name, name);
+			// The TypeScript server must know the project: a definition found across files says so.
+			await waitUntil(
+				async () => {
+					const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', use, new vscode.Position(2, 23));
+					return (found ?? []).some((l) => ('uri' in l ? l.uri : l.targetUri).toString() === lib.toString());
+				},
+				120_000,
+				'the TypeScript server',
+			);
+			const uri = lib.toString();
+			const suggestion =
+				revision === 'merged'
+					? { kind: 'rename', id: id('ts-rename'), uri, position: at(0, 17), newName: 'sumAll' }
+					: { kind: 'action', id: id('ts-rename'), actionId: 'rename', arguments: { uri, position: at(0, 17), newName: 'sumAll' } };
+			await script({ triggerKind: 'manual', suggestions: [suggestion] });
+			await press('Alt+Backslash');
+			await shownKind('rename', id('ts-rename'));
+			assert.match(a.nesController.shown!.hint, /rename computeTotal → sumAll in 2 files/);
+			await shot(`rename-${revision === 'merged' ? 'light' : 'dark'}`);
+			await press('Tab');
+			await waitUntil(() => useDoc.getText().includes('sumAll([1, 2, 3])') && libDoc.getText().includes('function sumAll('), 10_000, 'both files renamed');
+			assert.ok(!useDoc.getText().includes('computeTotal') && !libDoc.getText().includes('computeTotal'));
+			assert.equal(await onlyOutcome(id('ts-rename')), 'accept');
+		});
+
 		it('a catastrophic regular expression is refused (ignored) and nothing is shown', async () => {
 			const editor = await openFile('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\n', at(0, 0));
 			const uri = editor.document.uri.toString();

@@ -144,6 +144,9 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 				// Screenshots: the merged revision's in a light theme, the seed revision's in a dark one.
 				const theme = revision === 'merged' ? 'Default Light Modern' : 'Default Dark Modern';
 				await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+				// The whole width for the editor, so hints at the end of long lines are in the picture.
+				await vscode.commands.executeCommand('workbench.action.closeSidebar');
+				await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
 			}
 		});
 

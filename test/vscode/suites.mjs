@@ -225,6 +225,24 @@ export const suites = [
 		},
 	},
 	{
+		// Answer to visible, host time per automatic trigger and keystroke to ghost text in a
+		// 20 000-line file, with an agent that answers at once.
+		name: 'bench-nes-display',
+		bench: true,
+		settings: (ctx) => ({
+			'agentLink.agents': { 'NES Instant': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'merged', autoInsert: ' // next' }) },
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'files.autoSave': 'off',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			const line = (i) => `export const value${i} = compute('item ${i}') + ${i}; // line ${i}\n`;
+			writeFileSync(join(workspace, 'src', 'big.ts'), Array.from({ length: 20_000 }, (_, i) => line(i)).join(''));
+		},
+	},
+	{
 		// NES document events: a mirror agent per revision × sync kind × encoding, edited at random.
 		name: 'nes-sync',
 		settings: (ctx) => {
@@ -243,6 +261,8 @@ export const suites = [
 				'agentLink.agents': agents,
 				// 51.2 KiB, so the size-limit test needs no multi-MiB files.
 				'agentLink.nes.maxFileSize': 0.05,
+				// The tests check every message the agents get: no automatic suggestions in their files.
+				'agentLink.nes.disabledLanguages': ['python', 'markdown', 'plaintext'],
 				// Nothing but the test may change the documents.
 				'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
 				'editor.suggestOnTriggerCharacters': false,

@@ -102,6 +102,9 @@ export class NesController implements vscode.Disposable {
 			view.onDidAcceptGhost((id) => this.ghostAccepted(id)),
 			view.onDidOfferGhost((id) => {
 				if (this.current?.presentation.id === id) {
+					if (this.lastTimings && this.lastTimings.offeredAt === undefined) {
+						this.lastTimings.offeredAt = performance.now();
+					}
 					void this.setContext(NesContextKeys.ghostVisible, true);
 				}
 			}),
@@ -353,9 +356,14 @@ export class NesController implements vscode.Disposable {
 				}
 				return { request, response, suggestions: [], buildMs, error: 'cancelled' };
 			}
+			const answeredAt = performance.now();
+			this.lastTimings = { kind, buildMs, answeredAt };
 			this.finish(scope, ticket);
 			const suggestions = await toEditorCoordinates(response.suggestions, scope.session.profile.encoding);
 			await this.present(scope, response.suggestions, suggestions, editor, request);
+			if (this.lastTimings?.answeredAt === answeredAt) {
+				this.lastTimings.presentMs = performance.now() - answeredAt;
+			}
 			return { request, response, suggestions, buildMs };
 		} catch (error) {
 			const wasCurrent = scope.sequencer.isCurrent(ticket);
@@ -545,10 +553,19 @@ export class NesController implements vscode.Disposable {
 				this.shownEmitter.fire(current);
 			}
 		});
+		if (this.lastTimings) {
+			this.lastTimings.shownAt = performance.now();
+		}
 		this.log.debug(`Showing suggestion ${p.id} (${p.kind}): ${shown.hint}`);
 		this.shownEmitter.fire(current);
 		this.updateState();
 	}
+
+	/**
+	 * Timings of the last answered request, in `performance.now()` milliseconds (benchmarks):
+	 * building the request, handling the answer up to the view, and when the editor took the ghost text.
+	 */
+	lastTimings: { kind: TriggerKind; buildMs: number; answeredAt: number; presentMs?: number; shownAt?: number; offeredAt?: number } | undefined;
 
 	/** Whether the keybindings know about what is shown (the context key reached the editor). */
 	keysReady = false;

@@ -6,6 +6,8 @@
 //   {type: 'text', delayMs?}                page.keyboard.type
 //   {count: selector, text?: true}          how many elements match (and their text)
 //   {screenshot: absolute .png path, selector?}  a PNG of the page, or of the first match
+//   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
+//                                           returns the milliseconds in between (benchmarks)
 import * as http from 'node:http';
 import * as path from 'node:path';
 
@@ -41,6 +43,12 @@ export async function startBridge(getPage) {
     if (typeof request.type === 'string') {
       await page.keyboard.type(request.type, { delay: typeof request.delayMs === 'number' ? request.delayMs : 30 });
       return { typed: request.type.length };
+    }
+    if (typeof request.press === 'string' && typeof request.waitFor === 'string') {
+      const started = performance.now();
+      await page.keyboard.press(request.press);
+      await page.locator(request.waitFor).first().waitFor({ state: 'visible', timeout: typeof request.timeoutMs === 'number' ? request.timeoutMs : 10_000 });
+      return { ms: performance.now() - started };
     }
     if (typeof request.count === 'string') {
       const locator = page.locator(request.count);

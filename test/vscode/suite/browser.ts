@@ -33,6 +33,11 @@ export async function query(selector: string): Promise<{ count: number; texts: s
 	return { count: result.count, texts: result.texts ?? [] };
 }
 
+/** Presses `key` and resolves with the milliseconds until `selector` is visible in the page. */
+export async function pressAndTime(key: string, selector: string): Promise<number> {
+	return (await call<{ ms: number }>({ press: key, waitFor: selector })).ms;
+}
+
 /** Saves a PNG of the page (or of the first element matching `selector`). */
 export async function screenshot(file: string, selector?: string): Promise<void> {
 	await call({ screenshot: file, ...(selector ? { selector } : {}) });

@@ -157,6 +157,7 @@ export class NesController implements vscode.Disposable {
 			return;
 		}
 		const changes = [...event.contentChanges];
+		this.lastChangeAt = performance.now();
 		if (event.reason !== undefined) {
 			this.undoRedo = { uri: event.document.uri.toString(), version: event.document.version };
 		}
@@ -357,7 +358,7 @@ export class NesController implements vscode.Disposable {
 				return { request, response, suggestions: [], buildMs, error: 'cancelled' };
 			}
 			const answeredAt = performance.now();
-			this.lastTimings = { kind, buildMs, answeredAt };
+			this.lastTimings = { kind, changedAt: this.lastChangeAt, startedAt: started, buildMs, answeredAt };
 			this.finish(scope, ticket);
 			const suggestions = await toEditorCoordinates(response.suggestions, scope.session.profile.encoding);
 			await this.present(scope, response.suggestions, suggestions, editor, request);
@@ -565,7 +566,10 @@ export class NesController implements vscode.Disposable {
 	 * Timings of the last answered request, in `performance.now()` milliseconds (benchmarks):
 	 * building the request, handling the answer up to the view, and when the editor took the ghost text.
 	 */
-	lastTimings: { kind: TriggerKind; buildMs: number; answeredAt: number; presentMs?: number; shownAt?: number; offeredAt?: number } | undefined;
+	lastTimings:
+		| { kind: TriggerKind; changedAt?: number; startedAt: number; buildMs: number; answeredAt: number; presentMs?: number; shownAt?: number; offeredAt?: number }
+		| undefined;
+	private lastChangeAt: number | undefined;
 
 	/** Whether the keybindings know about what is shown (the context key reached the editor). */
 	keysReady = false;

@@ -38,6 +38,8 @@ describe('benchmark: NES display', function () {
 		const keystrokeMs: number[] = [];
 		const hostMs: number[] = [];
 		const answerToEditorMs: number[] = [];
+		const changeToRequestMs: number[] = [];
+		const requestToAnswerMs: number[] = [];
 		const rounds = 30;
 		for (let i = 0; i < rounds + 3; i++) {
 			if (a.nesController.shown) {
@@ -53,11 +55,15 @@ describe('benchmark: NES display', function () {
 			keystrokeMs.push(ms);
 			hostMs.push(t.buildMs + (t.presentMs ?? 0));
 			answerToEditorMs.push(t.offeredAt! - t.answeredAt);
+			changeToRequestMs.push(t.startedAt - (t.changedAt ?? t.startedAt));
+			requestToAnswerMs.push(t.answeredAt - t.startedAt);
 		}
 		const debounce = vscode.workspace.getConfiguration('agentLink').get<number>('nes.debounce');
 		console.log(`NES display, 20 000-line file, agent answering at once, debounce ${debounce} ms:`);
 		console.log(`  keystroke to ghost text visible (browser):           ${summary(keystrokeMs)}`);
 		console.log(`  host time per automatic trigger (build + present):  ${summary(hostMs)}`);
 		console.log(`  answer arrived to ghost text taken by the editor:    ${summary(answerToEditorMs)}`);
+		console.log(`  document change to request start (the debounce):    ${summary(changeToRequestMs)}`);
+		console.log(`  request start to answer (build + agent round trip): ${summary(requestToAnswerMs)}`);
 	});
 });

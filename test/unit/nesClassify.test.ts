@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { advanceGhost, asGhost, classify, insertionOf, pickBest, type Presentation } from '../../src/common/nes/classify';
+import { asGhost, classify, followGhost, insertionOf, pickBest, type Presentation } from '../../src/common/nes/classify';
 import type { NesSuggestion } from '../../src/common/nes/protocol';
 
 const uri = 'file:///project/a.ts';
@@ -154,34 +154,46 @@ describe('pickBest', () => {
 	});
 });
 
-describe('advanceGhost', () => {
-	const ghostAt = (line: number, character: number, text: string) => {
-		const g = classify(edit('g', [{ range: range(line, character, line, character), newText: text }]), cursorAt(line, character), lineText);
+describe('followGhost', () => {
+	const ghostAt = (text: string[], line: number, character: number, insert: string) => {
+		const g = classify(edit('g', [{ range: range(line, character, line, character), newText: insert }]), cursorAt(line, character), (l) => text[l]);
 		assert.ok(g.kind === 'ghost');
 		return g;
 	};
+	const reader = (text: string[]) => (from: number, count: number) => (from + count <= text.length ? text.slice(from, from + count).join('\n') : undefined);
 
-	it('typing the first characters keeps the rest of the suggestion, at the new cursor', () => {
-		const g = ghostAt(1, 9, ' + b;');
-		const next = advanceGhost(g, at(1, 9), ' +');
-		assert.ok(next && next !== 'consumed');
-		assert.equal(next.insertText, ' b;');
-		assert.deepEqual(next.range, range(1, 11, 1, 11));
-		const after = advanceGhost(next, at(1, 11), ' b;');
-		assert.equal(after, 'consumed');
+	it('typing the first characters keeps the rest, at the new cursor', () => {
+		const g = ghostAt(['\treturn a'], 0, 9, ' + b;');
+		const next = followGhost(g, '\treturn a', reader(['\treturn a +']));
+		assert.ok(next?.kind === 'advanced');
+		assert.equal(next.ghost.insertText, ' b;');
+		assert.deepEqual(next.ghost.range, range(0, 11, 0, 11));
+		assert.equal(next.lineText, '\treturn a +');
+		assert.deepEqual(followGhost(next.ghost, next.lineText, reader(['\treturn a + b;'])), { kind: 'consumed' });
 	});
 
-	it('typing something else, elsewhere, or a new line ends it', () => {
-		const g = ghostAt(1, 9, ' + b;');
-		assert.equal(advanceGhost(g, at(1, 9), 'x'), undefined);
-		assert.equal(advanceGhost(g, at(1, 8), ' '), undefined);
-		assert.equal(advanceGhost(ghostAt(3, 0, 'a\nb'), at(3, 0), 'a\n'), undefined);
+	it('the whole text in place is consumed, however it got there (VS Code may replace what was typed)', () => {
+		const g = ghostAt(['x = ', 'next'], 0, 4, '1;');
+		assert.deepEqual(followGhost(g, 'x = ', reader(['x = 1;', 'next'])), { kind: 'consumed' });
+	});
+
+	it('a multi-line insertion is consumed when all its lines are there', () => {
+		const g = ghostAt(['if (a) {', '}'], 0, 8, '\n\tgo();');
+		assert.deepEqual(followGhost(g, 'if (a) {', reader(['if (a) {', '\tgo();', '}'])), { kind: 'consumed' });
+	});
+
+	it('typing something else, a deletion, or a new line ends it', () => {
+		const g = ghostAt(['\treturn a'], 0, 9, ' + b;');
+		assert.equal(followGhost(g, '\treturn a', reader(['\treturn ax'])), undefined);
+		assert.equal(followGhost(g, '\treturn a', reader(['\treturn '])), undefined);
+		assert.equal(followGhost(g, '\treturn a', reader(['\treturn a', ''])), undefined);
+		assert.equal(followGhost(g, '\treturn a', reader(['x\treturn a +'])), undefined, 'an edit before the cursor moves the text');
 	});
 
 	it('an insertion after existing text is not kept by typing (the text would move)', () => {
 		const g = classify(edit('1', [{ range: range(4, 18, 4, 18), newText: ', 3' }]), cursorAt(4, 14), lineText);
 		assert.ok(g.kind === 'ghost');
-		assert.equal(advanceGhost(g, at(4, 14), '1'), undefined);
+		assert.equal(followGhost(g, lines[4]!, reader(['', '', '', '', 'const x = add(11, 2);'])), undefined);
 	});
 
 	it('asGhost refuses ranges past the end of the line', () => {

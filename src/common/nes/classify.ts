@@ -277,36 +277,49 @@ function lexLess(a: readonly number[], b: readonly number[]): boolean {
 	return false;
 }
 
+export type GhostPresentation = Extract<Presentation, { kind: 'ghost' }>;
+
 /**
- * A ghost suggestion after the user typed `typed` at `at` (a change replacing
- * nothing): when it is how the suggestion begins, the rest stays shown;
- * `'consumed'` when it was all of it, `undefined` when the suggestion no
- * longer applies.
+ * What became of ghost text after an edit of its document, judged by the
+ * resulting text rather than by the shape of the change (VS Code's own accept
+ * may replace what was typed): `consumed` when the text now holds the whole
+ * suggestion (accepted, or typed out), `advanced` when what was typed is how
+ * the suggestion begins (the rest stays shown), `undefined` when it no longer
+ * applies.
+ *
+ * @param lineBefore the cursor line as it was when the ghost text was shown
+ * @param readLines the document's text now, lines `from` to `from + count - 1`
+ *   joined with `\n` (`undefined` past the end)
  */
-export function advanceGhost(ghost: Extract<Presentation, { kind: 'ghost' }>, at: Position, typed: string): Extract<Presentation, { kind: 'ghost' }> | 'consumed' | undefined {
-	if (typed === '' || comparePositions(at, ghost.range.start) !== 0) {
-		return undefined;
+export function followGhost(
+	ghost: GhostPresentation,
+	lineBefore: string,
+	readLines: (from: number, count: number) => string | undefined,
+): { readonly kind: 'consumed' } | { readonly kind: 'advanced'; readonly ghost: GhostPresentation; readonly lineText: string } | undefined {
+	const line = ghost.at.line;
+	const before = lineBefore.slice(0, ghost.at.character);
+	const after = lineBefore.slice(ghost.at.character);
+	const accepted = before + ghost.text + after;
+	if (readLines(line, accepted.split('\n').length) === accepted) {
+		return { kind: 'consumed' };
 	}
-	if (!ghost.insertText.startsWith(typed)) {
-		return undefined;
-	}
-	if (typed.includes('\n')) {
-		return undefined; // a new line moves everything; ask again instead of keeping a stale range
-	}
-	if (ghost.insertText.length !== ghost.text.length) {
+	if (ghost.insertText !== ghost.text) {
 		// The insertion goes after existing text: typing inserts before that text instead of
 		// walking through it, so the suggestion no longer describes the line.
 		return undefined;
 	}
-	if (typed.length === ghost.insertText.length) {
-		return 'consumed';
+	const now = readLines(line, 1);
+	if (now === undefined || !now.startsWith(before) || !now.endsWith(after) || now.length <= lineBefore.length) {
+		return undefined;
 	}
-	const cursor = { line: at.line, character: at.character + typed.length };
+	const typed = now.slice(before.length, now.length - after.length);
+	if (!ghost.text.startsWith(typed) || typed.includes('\n')) {
+		return undefined;
+	}
+	const cursor = { line, character: ghost.at.character + typed.length };
 	return {
-		...ghost,
-		range: { start: cursor, end: cursor },
-		insertText: ghost.insertText.slice(typed.length),
-		at: cursor,
-		text: ghost.text.slice(typed.length),
+		kind: 'advanced',
+		ghost: { ...ghost, range: { start: cursor, end: cursor }, insertText: ghost.insertText.slice(typed.length), at: cursor, text: ghost.text.slice(typed.length) },
+		lineText: now,
 	};
 }

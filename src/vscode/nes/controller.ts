@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/log';
-import { classify, pickBest, type Presentation } from '../../common/nes/classify';
+import { classify, followGhost, pickBest, type Presentation } from '../../common/nes/classify';
 import { RequestSequencer, SuggestionLedger, type NesRejectReason } from '../../common/nes/lifecycle';
 import type { NesSuggestion } from '../../common/nes/protocol';
 import { findMatches } from '../../common/nes/searchReplace';
@@ -181,35 +181,25 @@ export class NesController implements vscode.Disposable {
 		const p = current.presentation;
 		if (p.kind === 'ghost' && current.lineText !== undefined) {
 			if (current.consumed) {
-				return; // settled when the accept command comes or the next request starts
+				return; // settled when the accept command comes or the next request is answered
 			}
-			const line = p.at.line;
-			const before = current.lineText.slice(0, p.at.character);
-			const after = current.lineText.slice(p.at.character);
-			const accepted = before + p.text + after;
-			const spanned = accepted.split('\n').length;
-			const actual = line + spanned <= document.lineCount ? document.getText(new vscode.Range(line, 0, line + spanned - 1, Number.MAX_SAFE_INTEGER)) : undefined;
-			const between = p.insertText.slice(0, p.insertText.length - p.text.length);
-			if (actual === accepted && changes.every((c) => c.range.start.line === line)) {
+			const readLines = (from: number, count: number) =>
+				from + count <= document.lineCount ? document.getText(new vscode.Range(from, 0, from + count - 1, document.lineAt(from + count - 1).text.length)) : undefined;
+			const followed = followGhost(p, current.lineText, readLines);
+			if (followed?.kind === 'consumed' && changes.every((c) => c.range.start.line === p.at.line)) {
 				// All of it: VS Code's own accept (its command follows) or the user typed it out.
 				this.current = { ...current, consumed: true, version: document.version };
 				return;
 			}
-			const now = document.lineAt(line).text;
-			if (between === '' && now.startsWith(before) && now.endsWith(after) && now.length > current.lineText.length) {
-				const typed = now.slice(before.length, now.length - after.length);
-				if (typed !== '' && p.text.startsWith(typed) && !typed.includes('\n')) {
-					const cursor = { line, character: p.at.character + typed.length };
-					const next: Showable = { ...p, range: { start: cursor, end: cursor }, insertText: p.insertText.slice(typed.length), at: cursor, text: p.text.slice(typed.length) };
-					this.current = { ...current, presentation: next, version: document.version, lineText: now };
-					const editor = vscode.window.activeTextEditor;
-					if (editor?.document === document) {
-						// Asks the editor to show the rest, in case it dropped the ghost text meanwhile.
-						this.view.show(this.current, editor);
-					}
-					this.shownEmitter.fire(this.current);
-					return;
+			if (followed?.kind === 'advanced') {
+				this.current = { ...current, presentation: followed.ghost, version: document.version, lineText: followed.lineText };
+				const editor = vscode.window.activeTextEditor;
+				if (editor?.document === document) {
+					// Asks the editor to show the rest, in case it dropped the ghost text meanwhile.
+					this.view.show(this.current, editor);
 				}
+				this.shownEmitter.fire(this.current);
+				return;
 			}
 		}
 		this.end('ignored', 'the document changed');
@@ -297,10 +287,9 @@ export class NesController implements vscode.Disposable {
 			const message = decision.why === 'only files on disk get suggestions' ? 'Next edit suggestions work in files on disk: open one in the editor first.' : `No next edit suggestion: ${decision.why}.`;
 			return this.fail(message, manual ? 'information' : 'quiet');
 		}
-		// A ghost text typed out or inserted without its accept command: it is over now.
-		if (this.current?.consumed) {
-			this.end('ignored', 'typed out');
-		}
+		// A ghost text typed out, or inserted by VS Code with its accept command still on the way:
+		// settled once this request is answered, which gives the command time to arrive.
+		const consumed = this.current?.consumed ? this.current : undefined;
 		const { ticket, superseded } = scope.sequencer.begin();
 		if (superseded !== undefined) {
 			// `$/cancel_request` goes out; an answer that still comes is rejected as `cancelled`.
@@ -376,6 +365,9 @@ export class NesController implements vscode.Disposable {
 		} finally {
 			clearTimeout(timer);
 			cancel.dispose();
+			if (consumed && this.current === consumed) {
+				this.end('ignored', 'typed out');
+			}
 		}
 	}
 
@@ -456,7 +448,7 @@ export class NesController implements vscode.Disposable {
 			return;
 		}
 		if (this.current) {
-			this.end('replaced', 'a newer suggestion came');
+			this.end(this.current.consumed ? 'ignored' : 'replaced', this.current.consumed ? 'typed out' : 'a newer suggestion came');
 		}
 		this.show(chosen, editor);
 	}

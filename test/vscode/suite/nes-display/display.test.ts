@@ -205,6 +205,17 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			assert.equal(await onlyOutcome(id('keep')), 'accept');
 		});
 
+		it('typing all of it by hand makes it ignored, not accepted', async () => {
+			const editor = await openFile('done\n', at(0, 4));
+			await script({ at: at(0, 5), suggestions: [edit(id('typed-out'), editor.document.uri, [{ range: range(0, 5, 0, 5), newText: 'ok' }])] });
+			await type(' ');
+			await shownKind('ghost', id('typed-out'));
+			await ghostVisible();
+			await type('ok');
+			assert.equal(await onlyOutcome(id('typed-out')), 'reject ignored');
+			assert.equal(editor.document.lineAt(0).text, 'done ok');
+		});
+
 		it('a request overtaken by typing is cancelled; its late answer is rejected as cancelled and never shown', async () => {
 			const editor = await openFile('abc\n', at(0, 3));
 			const uri = editor.document.uri;

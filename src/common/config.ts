@@ -27,6 +27,8 @@ export const settingSchemas = {
 	maxMessageSize: z._default(z.int().check(z.minimum(1), z.maximum(1024)), 64),
 	'nes.enabled': z._default(z.boolean(), true),
 	'nes.maxFileSize': z._default(z.number().check(z.positive(), z.maximum(1024)), 2),
+	'nes.debounce': z._default(z.int().check(z.minimum(0), z.maximum(2000)), 100),
+	'nes.disabledLanguages': z._default(z.array(z.string()), []),
 	'nes.agent': z._default(z.string(), BUILT_IN_NES_AGENT),
 	// The built-in NES agent's optional model (engine 2): an OpenAI-compatible endpoint; empty: edit-by-example only.
 	'nesAgent.model.endpoint': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty for no model')), ''),
@@ -49,6 +51,10 @@ export interface Config {
 		readonly enabled: boolean;
 		/** Documents larger than this are never sent to an NES agent. */
 		readonly maxFileBytes: number;
+		/** Quiet time after typing or a cursor move before an automatic request, in milliseconds. */
+		readonly debounceMs: number;
+		/** Language ids that get no automatic suggestions. */
+		readonly disabledLanguages: readonly string[];
 		/** The agent next edit suggestions come from, by name; empty: the chat agent. */
 		readonly agent: string;
 	};
@@ -103,6 +109,8 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		nes: Object.freeze({
 			enabled: read('nes.enabled'),
 			maxFileBytes: Math.round(read('nes.maxFileSize') * 1024 * 1024),
+			debounceMs: read('nes.debounce'),
+			disabledLanguages: Object.freeze([...read('nes.disabledLanguages')]),
 			agent: read('nes.agent').trim(),
 		}),
 		registryUrl: read('registry.url').trim(),

@@ -14,7 +14,8 @@ import { DocumentSync } from './nes/documentSync';
 import { BuiltInNesAgent } from './nes/builtInAgent';
 import { NesAgentSelector } from './nes/nesAgent';
 import { NesSessionManager } from './nes/nesSession';
-import { NesSuggestCommand } from './nes/suggest';
+import { NesController } from './nes/controller';
+import { StableApiView } from './nes/view';
 import { RegistryFeature } from './registry';
 import { AgentStatusBar } from './statusBar';
 
@@ -33,6 +34,8 @@ export interface AgentLinkApi {
 	readonly editorState: EditorStateFeature;
 	/** Agents from the ACP Registry. */
 	readonly registry: RegistryFeature;
+	/** Next edit suggestions as shown in the editor. */
+	readonly nesController: NesController;
 	readonly statusBarText: () => string;
 	/** Recent log lines, newest last. */
 	readonly recentLog: () => readonly string[];
@@ -79,7 +82,11 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
 	const contextRecorder = new ContextRecorder(nes, config, log);
-	context.subscriptions.push(contextRecorder, new NesSuggestCommand(nes, contextRecorder, config, log));
+	const view = new StableApiView(context.extensionUri);
+	const nesController = new NesController(nes, contextRecorder, config, log, view);
+	statusBar.trackNes(nesController, () => nesAgentSelector.source === agents, nesAgentSelector.onDidChangeSource);
+	nesStatusBar.trackNes(nesController, () => nesAgentSelector.source === nesAgents, nesAgentSelector.onDidChangeSource);
+	context.subscriptions.push(contextRecorder, nesController, view);
 	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
 	// Editor state answers whichever agent asks, for the sessions it created.
 	nesAgents.registerFeature(editorState);
@@ -102,6 +109,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		documentSync,
 		editorState,
 		registry,
+		nesController,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};

@@ -1,6 +1,16 @@
 import * as vscode from 'vscode';
 import type { AgentManager, AgentState } from './agentManager';
 import { Commands } from './commands';
+import type { NesDisplayState } from './nes/controller';
+
+/** What the item adds for next edit suggestions. */
+const NES_SUFFIX: Record<NesDisplayState, { icon: string; label: string }> = {
+	off: { icon: '', label: 'off' },
+	idle: { icon: '', label: 'on' },
+	waiting: { icon: ' $(sync~spin)', label: 'waiting for the agent' },
+	pending: { icon: ' $(lightbulb)', label: 'a suggestion is pending (Tab applies it, Escape dismisses it)' },
+	snoozed: { icon: ' $(bell-slash)', label: 'snoozed' },
+};
 
 /** Where an item sits and what it is for: the chat agent's (the default) or the NES agent's. */
 export interface AgentStatusBarOptions {
@@ -18,9 +28,12 @@ export interface AgentStatusBarOptions {
 export class AgentStatusBar implements vscode.Disposable {
 	private readonly item: vscode.StatusBarItem;
 	private readonly listener: vscode.Disposable;
+	private nesListener: vscode.Disposable | undefined;
+	private nesState: NesDisplayState = 'off';
+	private servesNes: () => boolean = () => true;
 
 	constructor(
-		manager: AgentManager,
+		private readonly manager: AgentManager,
 		private readonly options: AgentStatusBarOptions = { id: 'agentLink.status', name: 'Agent Link', command: Commands.selectAgent, priority: 100 },
 	) {
 		this.item = vscode.window.createStatusBarItem(options.id, vscode.StatusBarAlignment.Right, options.priority);
@@ -28,6 +41,26 @@ export class AgentStatusBar implements vscode.Disposable {
 		this.item.command = options.command;
 		this.render(manager.state);
 		this.listener = manager.onDidChangeState((state) => this.render(state));
+	}
+
+	/** Shows the NES state of `controller` next to the agent. */
+	/**
+	 * Shows the NES state of `controller` next to the agent while this item's agent serves
+	 * suggestions (`servesNes`, re-checked when `onDidChangeSource` fires).
+	 */
+	trackNes(controller: { readonly state: NesDisplayState; readonly onDidChangeState: vscode.Event<NesDisplayState> }, servesNes: () => boolean = () => true, onDidChangeSource?: vscode.Event<unknown>): void {
+		this.nesListener?.dispose();
+		this.nesState = controller.state;
+		this.servesNes = servesNes;
+		const subscriptions = [
+			controller.onDidChangeState((state) => {
+				this.nesState = state;
+				this.render(this.manager.state);
+			}),
+			...(onDidChangeSource ? [onDidChangeSource(() => this.render(this.manager.state))] : []),
+		];
+		this.nesListener = new vscode.Disposable(() => subscriptions.forEach((d) => d.dispose()));
+		this.render(this.manager.state);
 	}
 
 	/** What the item shows, for tests. */
@@ -49,8 +82,9 @@ export class AgentStatusBar implements vscode.Disposable {
 				md.appendMarkdown(`**${escape(state.name)}**: starting…`);
 				break;
 			case 'ready':
-				this.item.text = `$(hubot) ${state.name}`;
-				md.appendMarkdown(`**${escape(state.name)}**: ready (pid ${String(state.pid)}).\n\nClick to switch agents.`);
+				this.item.text = `$(hubot) ${state.name}${this.servesNes() ? NES_SUFFIX[this.nesState].icon : ''}`;
+				md.appendMarkdown(`**${escape(state.name)}**: ready (pid ${String(state.pid)}).\n\n`);
+				md.appendMarkdown(`${this.servesNes() ? `Next edit suggestions: ${NES_SUFFIX[this.nesState].label}.` : 'Next edit suggestions come from the NES agent.'}\n\nClick to switch agents.`);
 				break;
 			case 'crashed':
 				this.item.text = `$(warning) ${state.name}: crashed`;
@@ -69,7 +103,8 @@ export class AgentStatusBar implements vscode.Disposable {
 			this.item.text = this.item.text.replace(/^(\$\([^)]+\) )/, `$1${this.options.role}: `);
 		}
 		this.item.tooltip = md;
-		this.item.accessibilityInformation = { label: `Agent Link${this.options.role ? ` ${this.options.role}` : ''}: ${stateLabel(state)}` };
+		const nes = state.kind === 'ready' && this.nesState !== 'off' && this.servesNes() ? `, next edit suggestions ${NES_SUFFIX[this.nesState].label}` : '';
+		this.item.accessibilityInformation = { label: `Agent Link${this.options.role ? ` ${this.options.role}` : ''}: ${stateLabel(state)}${nes}` };
 		if (this.options.hideWhenStopped && state.kind === 'stopped') {
 			this.item.hide();
 		} else {
@@ -79,6 +114,7 @@ export class AgentStatusBar implements vscode.Disposable {
 
 	dispose(): void {
 		this.listener.dispose();
+		this.nesListener?.dispose();
 		this.item.dispose();
 	}
 }

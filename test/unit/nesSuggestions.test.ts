@@ -14,7 +14,7 @@ const emojiEndUtf8 = Buffer.byteLength(text[0]!.slice(0, emojiEndUtf16));
 describe('suggestionsFromAgent', () => {
 	const converter = (u: string) => (u === uri ? createPositionConverter('utf-8', lines) : undefined);
 
-	it('moves every position of every suggestion kind into UTF-16', () => {
+	it('moves every position of every suggestion kind into UTF-16 (but cursorPosition)', () => {
 		const at = { line: 0, character: emojiEndUtf8 };
 		const suggestions: NesSuggestion[] = [
 			{ kind: 'edit', id: 'e', uri, edits: [{ range: { start: at, end: at }, newText: 'x' }], cursorPosition: at },
@@ -29,7 +29,7 @@ describe('suggestionsFromAgent', () => {
 		const [edit, jump, rename, action, replace] = out;
 		assert.ok(edit?.kind === 'edit' && jump?.kind === 'jump' && rename?.kind === 'rename' && action?.kind === 'action');
 		assert.deepEqual(edit.edits[0]?.range, { start: expected, end: expected });
-		assert.deepEqual(edit.cursorPosition, expected);
+		assert.deepEqual(edit.cursorPosition, at, 'cursorPosition describes the text after the edit: converted when applied');
 		assert.deepEqual(jump.position, expected);
 		assert.deepEqual(rename.position, expected);
 		assert.deepEqual(action.arguments?.position, expected);

@@ -50,6 +50,8 @@ function nesContextAgents(ctx) {
 
 function nesContextSettings() {
 	return {
+		// The tests count nes/suggest requests: only the ones they make by command.
+		'agentLink.nes.disabledLanguages': ['typescript'],
 		// Only the test's own diagnostics; definitions still come from the TypeScript extension.
 		'typescript.validate.enable': false,
 		// Nothing but the test may change the documents.
@@ -102,6 +104,14 @@ export const suites = [
 		}),
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+		},
+	},
+	{
+		// The ACP Registry end to end through the keyboard: the test serves the registry and the agent's
+		// archive on 127.0.0.1 itself and points agentLink.registry.url there.
+		name: 'registry',
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'hello.ts'), 'export const hello = 1;\n');
 		},
 	},
 	{
@@ -203,6 +213,58 @@ export const suites = [
 		},
 	},
 	{
+		// Next edit suggestions shown in the editor, driven through the browser with real key presses
+		// (test/vscode/runner/bridge.mjs), against a scripted NES agent per revision.
+		name: 'nes-display',
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'NES Display merged': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'merged', logFile: join(ctx.workspace, '.agent-messages.jsonl') }),
+				'NES Display seed': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'seed' }),
+			},
+			// Nothing but the test and the agent may change the documents.
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'editor.acceptSuggestionOnEnter': 'off',
+			'editor.autoClosingBrackets': 'never',
+			'editor.autoClosingQuotes': 'never',
+			'editor.formatOnType': false,
+			'editor.insertSpaces': false,
+			'editor.detectIndentation': false,
+			'editor.minimap.enabled': false,
+			'files.autoSave': 'off',
+			'workbench.editor.enablePreview': false,
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			// A TypeScript project for the rename tests, one pair of files per revision.
+			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
+			for (const revision of ['merged', 'seed']) {
+				writeFileSync(join(workspace, 'src', `lib-${revision}.ts`), 'export function computeTotal(values: number[]): number {\n\treturn values.reduce((a, b) => a + b, 0);\n}\n');
+				writeFileSync(join(workspace, 'src', `use-${revision}.ts`), `import { computeTotal } from './lib-${revision}';\n\nexport const total = computeTotal([1, 2, 3]);\n`);
+			}
+		},
+	},
+	{
+		// Answer to visible, host time per automatic trigger and keystroke to ghost text in a
+		// 20 000-line file, with an agent that answers at once.
+		name: 'bench-nes-display',
+		bench: true,
+		settings: (ctx) => ({
+			'agentLink.agents': { 'NES Instant': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'merged', autoInsert: ' // next' }) },
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'files.autoSave': 'off',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			const line = (i) => `export const value${i} = compute('item ${i}') + ${i}; // line ${i}\n`;
+			writeFileSync(join(workspace, 'src', 'big.ts'), Array.from({ length: 20_000 }, (_, i) => line(i)).join(''));
+		},
+	},
+	{
 		// NES document events: a mirror agent per revision × sync kind × encoding, edited at random.
 		name: 'nes-sync',
 		settings: (ctx) => {
@@ -221,6 +283,8 @@ export const suites = [
 				'agentLink.agents': agents,
 				// 51.2 KiB, so the size-limit test needs no multi-MiB files.
 				'agentLink.nes.maxFileSize': 0.05,
+				// The tests check every message the agents get: no automatic suggestions in their files.
+				'agentLink.nes.disabledLanguages': ['python', 'markdown', 'plaintext'],
 				// Nothing but the test may change the documents.
 				'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
 				'editor.suggestOnTriggerCharacters': false,

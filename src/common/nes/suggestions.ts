@@ -2,7 +2,8 @@
  * Suggestions from the agent, moved into the editor's coordinates: every
  * position and range of a suggestion is in the agent's negotiated encoding
  * (`shared/specs/protocols.md` §2) and is converted back to UTF-16 against the
- * text of the document it names. A suggestion for a document whose text is not
+ * text of the document it names (except an edit's `cursorPosition`, which
+ * describes the text after the edit and is converted once it is applied). A suggestion for a document whose text is not
  * at hand is dropped rather than shown at a guessed place.
  */
 import type { PositionConverter } from '../positionEncoding';
@@ -43,8 +44,9 @@ export function suggestionsFromAgent(suggestions: readonly NesSuggestion[], conv
 			case 'edit':
 				result.push({
 					...suggestion,
+					// `cursorPosition` stays in the agent's encoding: it describes the text after the
+					// edits, so it can only be converted once they are applied.
 					edits: suggestion.edits.map((e) => ({ ...e, range: range(e.range) })),
-					...(suggestion.cursorPosition ? { cursorPosition: position(suggestion.cursorPosition) } : {}),
 				});
 				break;
 			case 'jump':

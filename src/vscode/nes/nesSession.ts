@@ -18,6 +18,7 @@ import {
 	type NesProfile,
 	type SuggestNesResponse,
 } from '../../common/nes/protocol';
+import type { NesRejectReason } from '../../common/nes/lifecycle';
 import { parseRemoteUrl, type NesRepository } from '../../common/nes/repository';
 import type { ClientCapabilities } from '../../common/protocol';
 import { readGitRemoteUrl } from '../../node/git';
@@ -27,7 +28,6 @@ import { authenticate, isAuthRequired } from '../auth';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
 
-export type NesRejectReason = 'rejected' | 'ignored' | 'replaced' | 'cancelled';
 
 /** A live NES session with one agent. */
 export class NesSession {
@@ -116,8 +116,8 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	readonly onDidStart = this.startEmitter.event;
 	readonly onDidEnd = this.endEmitter.event;
 
-	/** What the suggestion display can do; part 2 of NES switches these on. */
-	readonly features: ClientNesFeatures = { jump: false, rename: false, searchAndReplace: false };
+	/** What the suggestion display (controller.ts) carries out; advertised in `initialize`. */
+	readonly features: ClientNesFeatures = { jump: true, rename: true, searchAndReplace: true };
 
 	constructor(
 		private readonly agents: NesAgentSource,

@@ -4,12 +4,9 @@
  * context keys the agent declared, every position in its encoding; the
  * session adds `sessionId` for the merged revision.
  *
- * The `agentLink.nes.suggest` command sends it with `triggerKind: 'manual'`,
- * logs the answer and returns it, so the request can be tried (and tested)
- * before suggestions are shown; showing them comes with part 2 of NES (#3).
+ * `NesController` (controller.ts) sends it for every trigger and shows the answer.
  */
 import * as vscode from 'vscode';
-import { errorMessage } from '../../common/log';
 import {
 	assembleSuggestContext,
 	capText,
@@ -26,10 +23,8 @@ import {
 import type { NesSuggestion, SuggestNesResponse } from '../../common/nes/protocol';
 import { suggestionUri, suggestionsFromAgent } from '../../common/nes/suggestions';
 import type { PositionEncoding } from '../../common/positionEncoding';
-import type { ConfigService } from '../config';
-import type { ExtensionLog } from '../log';
-import type { ContextRecorder, Recording } from './contextRecorder';
-import type { NesSession, NesSessionManager } from './nesSession';
+import type { Recording } from './contextRecorder';
+import type { NesSession } from './nesSession';
 import { documentConverter } from './positionConverter';
 import { collectRelatedSnippets } from './relatedSnippets';
 
@@ -60,11 +55,6 @@ export interface BuildOptions {
 	readonly token?: vscode.CancellationToken;
 }
 
-// A manual request may wait a little for definition lookups that are not ready yet (usually they are:
-// they run in the background once the cursor rests).
-const MANUAL_SNIPPET_BUDGET_MS = 1000;
-// An agent that never answers must not leave the command pending forever.
-const SUGGEST_TIMEOUT_MS = 30_000;
 
 /**
  * The `nes/suggest` params for `editor`, with only the context keys the
@@ -231,100 +221,8 @@ function diagnostics(current: string, loaded: ReadonlyMap<string, vscode.TextDoc
 	return result;
 }
 
-/** The `agentLink.nes.suggest` command. */
-export class NesSuggestCommand implements vscode.Disposable {
-	private readonly registration: vscode.Disposable;
-
-	constructor(
-		private readonly nes: NesSessionManager,
-		private readonly recorder: ContextRecorder,
-		private readonly config: ConfigService,
-		private readonly log: ExtensionLog,
-	) {
-		this.registration = vscode.commands.registerCommand(SUGGEST_COMMAND, () => this.run());
-	}
-
-	/** Requests a suggestion for the active editor; never throws. */
-	async run(): Promise<SuggestOutcome> {
-		const session = this.nes.current;
-		if (!session) {
-			return this.fail(
-				'No next edit suggestion session is open. Select an agent that offers next edit suggestions, with agentLink.nes.enabled on.',
-				'information',
-			);
-		}
-		const editor = vscode.window.activeTextEditor;
-		if (!editor || editor.document.uri.scheme !== 'file') {
-			return this.fail('Next edit suggestions work in files on disk: open one in the editor first.', 'information');
-		}
-		const maxFileBytes = this.config.current.nes.maxFileBytes;
-		const document = editor.document;
-		if (!withinSize(document, maxFileBytes)) {
-			return this.fail(`${vscode.workspace.asRelativePath(document.uri)} is larger than agentLink.nes.maxFileSize: it is not sent to the agent.`, 'information');
-		}
-		const cancel = new vscode.CancellationTokenSource();
-		const started = performance.now();
-		let request: Record<string, unknown>;
-		try {
-			request = await buildSuggestParams(editor, session, this.recorder.recording, {
-				triggerKind: 'manual',
-				maxFileBytes,
-				snippetBudgetMs: MANUAL_SNIPPET_BUDGET_MS,
-				token: cancel.token,
-			});
-		} catch (error) {
-			cancel.dispose();
-			return this.fail(`Building the next edit suggestion request failed: ${errorMessage(error)}`, 'error');
-		}
-		const buildMs = performance.now() - started;
-		const sent = performance.now();
-		let timer: NodeJS.Timeout | undefined;
-		try {
-			const response = await Promise.race([
-				session.suggest(request, cancel.token),
-				new Promise<never>((_, reject) => {
-					timer = setTimeout(() => {
-						cancel.cancel();
-						reject(new Error(`no answer within ${SUGGEST_TIMEOUT_MS / 1000} s`));
-					}, SUGGEST_TIMEOUT_MS);
-				}),
-			]);
-			const kinds = response.suggestions.map((s) => s.kind).join(', ');
-			this.log.info(
-				`nes/suggest (manual): ${response.suggestions.length} suggestion(s)${kinds ? ` (${kinds})` : ''}; built in ${buildMs.toFixed(1)} ms, answered in ${(performance.now() - sent).toFixed(0)} ms.`,
-			);
-			const suggestions = await toEditorCoordinates(response.suggestions, session.profile.encoding);
-			return { request, response, suggestions, buildMs };
-		} catch (error) {
-			return { ...this.fail(`The agent could not suggest an edit: ${errorMessage(error)}`, 'error'), request, buildMs };
-		} finally {
-			clearTimeout(timer);
-			cancel.dispose();
-		}
-	}
-
-	private fail(message: string, level: 'information' | 'error'): SuggestOutcome {
-		if (level === 'error') {
-			this.log.error(message);
-			void vscode.window.showErrorMessage(`Agent Link: ${message}`, 'Show Log').then((pick) => {
-				if (pick) {
-					this.log.show();
-				}
-			});
-		} else {
-			this.log.info(message);
-			void vscode.window.showInformationMessage(`Agent Link: ${message}`);
-		}
-		return { error: message };
-	}
-
-	dispose(): void {
-		this.registration.dispose();
-	}
-}
-
 /** Converts suggestions to UTF-16 positions against the current text of the files they name. */
-async function toEditorCoordinates(suggestions: readonly NesSuggestion[], encoding: PositionEncoding): Promise<NesSuggestion[]> {
+export async function toEditorCoordinates(suggestions: readonly NesSuggestion[], encoding: PositionEncoding): Promise<NesSuggestion[]> {
 	const documents = new Map<string, vscode.TextDocument | undefined>();
 	for (const uri of new Set(suggestions.map(suggestionUri))) {
 		if (uri === undefined || documents.has(uri)) {

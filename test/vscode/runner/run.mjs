@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 
 import { REPO_ROOT, RUNNER_DIR, freePort, isPortFree, killGroup, log, signalGroup, tail, waitForHttp } from './common.mjs';
+import { startBridge } from './bridge.mjs';
 import { ensureVSCode } from './install.mjs';
 
 /**
@@ -269,6 +270,10 @@ export async function runTests(options) {
   let server;
   /** @type {import('playwright-core').BrowserContext | undefined} */
   let context;
+  /** @type {import('playwright-core').Page | undefined} */
+  let workbenchPage;
+  /** @type {Awaited<ReturnType<typeof startBridge>> | undefined} */
+  let bridge;
   let tornDown = false;
   const teardown = async () => {
     if (tornDown) return;
@@ -277,6 +282,7 @@ export async function runTests(options) {
       // Leave the page normally so the workbench flushes browser-side storage (IndexedDB) first.
       await context.pages()[0]?.goto('about:blank', { timeout: 5_000 }).catch(() => {});
     }
+    await bridge?.close();
     await context?.close().catch(() => {});
     await server?.stop();
     // retries: processes of the just-killed group may still be finishing their last writes
@@ -288,6 +294,8 @@ export async function runTests(options) {
   let failed = true;
   try {
     log(`${target}: starting VS Code server`);
+    // Real key presses and screenshots for the tests in the extension host (bridge.mjs).
+    bridge = await startBridge(() => workbenchPage);
     server = await startServer({
       target,
       dataDir,
@@ -295,7 +303,7 @@ export async function runTests(options) {
       workspaceTrust: options.workspaceTrust,
       // with trust enabled, keep the folder untrusted without a modal prompt blocking the window
       userSettings: { ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}), ...options.userSettings },
-      env: { ...options.env, AGENT_LINK_EXTENSION_TESTS: extensionTestsPath },
+      env: { ...options.env, AGENT_LINK_EXTENSION_TESTS: extensionTestsPath, AGENT_LINK_TEST_BROWSER: bridge.url },
       tmpDir: path.join(tempDir, 'tmp'),
       echo: verbose,
     });
@@ -316,6 +324,7 @@ export async function runTests(options) {
       handleSIGHUP: false,
     });
     const page = context.pages()[0] ?? await context.newPage();
+    workbenchPage = page;
 
     /** @type {(code: number) => void} */
     let onExit = () => {};

@@ -1,0 +1,243 @@
+/**
+ * How a suggestion appears in the editor, behind one seam
+ * ({@link SuggestionView}) so that VS Code's proposed inline-edit API could
+ * replace it if it is ever finalized (`shared/notes/nes-rendering.md`).
+ *
+ * {@link StableApiView} uses the stable API only: ghost text through an inline
+ * completion provider (Tab is VS Code's own accept, `item.command` reports it),
+ * decorations for everything else, with theme colours.
+ */
+import * as vscode from 'vscode';
+import type { Presentation } from '../../common/nes/classify';
+
+export type Showable = Exclude<Presentation, { kind: 'invalid' }>;
+
+/** A suggestion ready to show, with what was prepared for it. */
+export interface ShownSuggestion {
+	readonly presentation: Showable;
+	/** The version of the target document the suggestion was made for. */
+	readonly version: number;
+	/** One line saying what Tab does ("Tab: apply edit at line 12"). */
+	readonly hint: string;
+	/** For a rename: the edit VS Code's rename provider computed. */
+	readonly renameEdit?: vscode.WorkspaceEdit;
+	/** For a search and replace: the ranges that change and their new text. */
+	readonly replacements?: readonly { readonly range: vscode.Range; readonly newText: string }[];
+}
+
+export interface SuggestionView extends vscode.Disposable {
+	/** Shows `shown` for `editor` (the active editor), replacing what was shown. */
+	show(shown: ShownSuggestion, editor: vscode.TextEditor): void;
+	/** Removes whatever is shown. */
+	clear(): void;
+	/** VS Code inserted the ghost text of this suggestion id (its own Tab). */
+	readonly onDidAcceptGhost: vscode.Event<string>;
+	/** The ghost text of this suggestion id was offered to the editor. */
+	readonly onDidOfferGhost: vscode.Event<string>;
+}
+
+export const GHOST_ACCEPTED_COMMAND = 'agentLink.nes.ghostAccepted';
+
+const asPosition = (p: { line: number; character: number }) => new vscode.Position(p.line, p.character);
+const asRange = (r: { start: { line: number; character: number }; end: { line: number; character: number } }) => new vscode.Range(asPosition(r.start), asPosition(r.end));
+
+// Decoration text cannot hold line breaks or render tabs reliably.
+function oneLine(text: string, max = 80): string {
+	const lines = text.split(/\r?\n/);
+	let first = lines[0]!.replace(/\t/g, '    ');
+	if (first.length > max) {
+		first = `${first.slice(0, max)}…`;
+	}
+	return lines.length > 1 ? `${first}⏎ … (+${lines.length - 1} line${lines.length > 2 ? 's' : ''})` : first;
+}
+
+/** The stable-API rendering: ghost text plus decorations. */
+export class StableApiView implements SuggestionView {
+	private shown: ShownSuggestion | undefined;
+	private editor: vscode.TextEditor | undefined;
+	private readonly acceptEmitter = new vscode.EventEmitter<string>();
+	private readonly offerEmitter = new vscode.EventEmitter<string>();
+	private readonly disposables: vscode.Disposable[] = [];
+	private readonly removed: vscode.TextEditorDecorationType;
+	private readonly inserted: vscode.TextEditorDecorationType;
+	private readonly mark: vscode.TextEditorDecorationType;
+	private readonly hint: vscode.TextEditorDecorationType;
+
+	readonly onDidAcceptGhost = this.acceptEmitter.event;
+	readonly onDidOfferGhost = this.offerEmitter.event;
+
+	constructor(extensionUri: vscode.Uri) {
+		this.removed = vscode.window.createTextEditorDecorationType({
+			textDecoration: 'line-through',
+			backgroundColor: new vscode.ThemeColor('diffEditor.removedTextBackground'),
+			borderColor: new vscode.ThemeColor('diffEditor.removedTextBorder'),
+			borderStyle: 'solid',
+			borderWidth: '0 0 0 0',
+		});
+		this.inserted = vscode.window.createTextEditorDecorationType({
+			after: {
+				backgroundColor: new vscode.ThemeColor('diffEditor.insertedTextBackground'),
+				border: '1px solid',
+				borderColor: new vscode.ThemeColor('diffEditor.insertedTextBorder'),
+				color: new vscode.ThemeColor('editor.foreground'),
+			},
+		});
+		this.mark = vscode.window.createTextEditorDecorationType({
+			isWholeLine: true,
+			gutterIconPath: vscode.Uri.joinPath(extensionUri, 'media', 'nes-gutter.svg'),
+			gutterIconSize: 'contain',
+			overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.infoForeground'),
+			overviewRulerLane: vscode.OverviewRulerLane.Right,
+		});
+		this.hint = vscode.window.createTextEditorDecorationType({
+			after: {
+				color: new vscode.ThemeColor('editorCodeLens.foreground'),
+				fontStyle: 'italic',
+				margin: '0 0 0 2em',
+			},
+		});
+		this.disposables.push(
+			this.removed,
+			this.inserted,
+			this.mark,
+			this.hint,
+			vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, { provideInlineCompletionItems: (d, p, c) => this.provide(d, p, c) }),
+			vscode.commands.registerCommand(GHOST_ACCEPTED_COMMAND, (id: unknown) => {
+				if (typeof id === 'string') {
+					this.acceptEmitter.fire(id);
+				}
+			}),
+		);
+	}
+
+	show(shown: ShownSuggestion, editor: vscode.TextEditor): void {
+		this.clearDecorations();
+		this.shown = shown;
+		this.editor = editor;
+		const p = shown.presentation;
+		if (p.kind === 'ghost') {
+			void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+			return;
+		}
+		const hintAt = editor.selection.active.line;
+		let hintShown = false;
+		if (p.kind === 'preview' && p.uri === editor.document.uri.toString()) {
+			const removed: vscode.DecorationOptions[] = [];
+			const inserted: vscode.DecorationOptions[] = [];
+			const lines = new Set<number>();
+			const hover = previewHover(editor.document, p.edits);
+			for (const e of p.edits) {
+				const range = asRange(e.range);
+				lines.add(range.start.line);
+				if (!range.isEmpty) {
+					removed.push({ range, hoverMessage: hover });
+				}
+				if (e.newText !== '') {
+					inserted.push({ range: new vscode.Range(range.end, range.end), hoverMessage: hover, renderOptions: { after: { contentText: oneLine(e.newText) } } });
+				}
+			}
+			editor.setDecorations(this.removed, removed);
+			editor.setDecorations(this.inserted, inserted);
+			editor.setDecorations(this.mark, [...lines].map((l) => new vscode.Range(l, 0, l, 0)));
+			const first = asRange(p.edits[0]!.range);
+			const visible = editor.visibleRanges.some((r) => r.contains(first.start));
+			// The hint sits on the preview's own line, or at the cursor when the preview is off screen.
+			this.showHint(editor, visible ? first.end.line : hintAt, shown.hint);
+			hintShown = true;
+		} else if (p.kind === 'searchAndReplace' && shown.replacements && p.uri === editor.document.uri.toString()) {
+			const hover = new vscode.MarkdownString().appendMarkdown(`**Next edit suggestion**: replace ${shown.replacements.length} match(es)`);
+			editor.setDecorations(
+				this.removed,
+				shown.replacements.map((r) => ({ range: r.range, hoverMessage: hover })),
+			);
+			editor.setDecorations(
+				this.inserted,
+				shown.replacements.map((r) => ({ range: new vscode.Range(r.range.end, r.range.end), renderOptions: { after: { contentText: oneLine(r.newText, 40) } } })),
+			);
+			editor.setDecorations(this.mark, shown.replacements.map((r) => new vscode.Range(r.range.start.line, 0, r.range.start.line, 0)));
+		} else if ((p.kind === 'jump' || p.kind === 'rename') && p.uri === editor.document.uri.toString()) {
+			const at = asPosition(p.position);
+			editor.setDecorations(this.mark, [new vscode.Range(at.line, 0, at.line, 0)]);
+		}
+		if (!hintShown) {
+			this.showHint(editor, hintAt, shown.hint);
+		}
+	}
+
+	private showHint(editor: vscode.TextEditor, line: number, text: string): void {
+		const end = editor.document.lineAt(Math.min(line, editor.document.lineCount - 1)).range.end;
+		editor.setDecorations(this.hint, [{ range: new vscode.Range(end, end), renderOptions: { after: { contentText: text } } }]);
+	}
+
+	clear(): void {
+		const wasGhost = this.shown?.presentation.kind === 'ghost';
+		this.clearDecorations();
+		this.shown = undefined;
+		this.editor = undefined;
+		if (wasGhost) {
+			void vscode.commands.executeCommand('editor.action.inlineSuggest.hide');
+		}
+	}
+
+	private clearDecorations(): void {
+		const editors = new Set(vscode.window.visibleTextEditors);
+		if (this.editor) {
+			editors.add(this.editor);
+		}
+		for (const editor of editors) {
+			for (const type of [this.removed, this.inserted, this.mark, this.hint]) {
+				editor.setDecorations(type, []);
+			}
+		}
+	}
+
+	private provide(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext): vscode.InlineCompletionItem[] {
+		const p = this.shown?.presentation;
+		if (!p || p.kind !== 'ghost' || p.uri !== document.uri.toString() || context.selectedCompletionInfo !== undefined) {
+			return [];
+		}
+		let insertText = p.insertText;
+		let range = asRange(p.range);
+		if (position.line !== p.range.start.line || position.character < p.range.start.character) {
+			return [];
+		}
+		if (position.character > p.range.start.character) {
+			// VS Code may ask before the controller heard of the keystrokes that led here: keep the
+			// suggestion when what was typed since is how it begins.
+			const typed = document.lineAt(position.line).text.slice(p.range.start.character, position.character);
+			if (insertText !== p.text || !insertText.startsWith(typed) || typed.length === insertText.length) {
+				return [];
+			}
+			insertText = insertText.slice(typed.length);
+			range = new vscode.Range(position, position);
+		}
+		const item = new vscode.InlineCompletionItem(insertText, range, { title: 'Accept next edit suggestion', command: GHOST_ACCEPTED_COMMAND, arguments: [p.id] });
+		this.offerEmitter.fire(p.id);
+		return [item];
+	}
+
+	dispose(): void {
+		this.clear();
+		for (const d of this.disposables) {
+			d.dispose();
+		}
+		this.acceptEmitter.dispose();
+		this.offerEmitter.dispose();
+	}
+}
+
+function previewHover(document: vscode.TextDocument, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): vscode.MarkdownString {
+	const md = new vscode.MarkdownString();
+	md.appendMarkdown('**Next edit suggestion** (Tab applies, Escape dismisses)\n');
+	const diff: string[] = [];
+	for (const e of edits) {
+		const range = asRange(e.range);
+		const first = document.lineAt(range.start.line).text;
+		const last = document.lineAt(Math.min(range.end.line, document.lineCount - 1)).text;
+		const oldLines = document.getText(new vscode.Range(range.start.line, 0, range.end.line, last.length)).split(/\r?\n/);
+		const newText = first.slice(0, range.start.character) + e.newText + last.slice(range.end.character);
+		diff.push(`@@ line ${range.start.line + 1} @@`, ...oldLines.map((l) => `-${l}`), ...newText.split(/\r?\n/).map((l) => `+${l}`));
+	}
+	md.appendCodeblock(diff.join('\n'), 'diff');
+	return md;
+}

@@ -1,0 +1,114 @@
+// Agents from the ACP Registry, end to end in a real VS Code and through the keyboard: a local
+// registry and download server on 127.0.0.1 serves a fixture agent as a tar.gz; the user opens the
+// command palette, runs Select Agent, types the agent's name, confirms in the consent prompt, and
+// the agent is downloaded, verified, unpacked and started until it completes initialize. Then an
+// update from the status bar's command, with the old version removed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { RegistryServer, fixtureArchives, sha256 } from '../../../shared/registryServer';
+import { press, query, screenshot, type } from '../browser';
+import { api, repoRoot, waitForState, waitUntil } from '../util';
+
+const AGENT = 'Fixture Registry Agent';
+const ID = 'fixture-registry-agent';
+const platform = `${process.platform === 'darwin' ? 'darwin' : process.platform === 'win32' ? 'windows' : 'linux'}-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+const shots = process.env.AGENT_LINK_SCREENSHOTS ? path.join(repoRoot, 'media', 'screenshots') : undefined;
+
+function registryDocument(server: RegistryServer, version: string, archive: Buffer) {
+	return {
+		version: '1.0.0',
+		agents: [
+			{
+				id: ID,
+				name: AGENT,
+				version,
+				description: 'A tiny agent served from this machine for the end-to-end test',
+				authors: ['Agent Link tests'],
+				license: 'MIT',
+				distribution: { binary: { [platform]: { archive: server.url(`/agent-${version}.tar.gz`), cmd: './bin/agent', sha256: sha256(archive) } } },
+			},
+			{ id: 'broken-entry', name: 'Broken', version: '1.0.0', distribution: {} },
+			{ id: 'uv-agent', name: 'Python Agent', version: '0.3.0', description: 'Runs with uvx', license: 'Apache-2.0', distribution: { uvx: { package: 'python-acp-agent' } } },
+		],
+	};
+}
+
+/** The quick input widget's rows, as rendered. */
+const QUICK_ROWS = '.quick-input-widget .monaco-list-row';
+
+describe('agents from the ACP Registry, from the command palette', function () {
+	this.timeout(120_000);
+	const server = new RegistryServer();
+	const v1 = fixtureArchives(repoRoot, '1.0.0').tarGz;
+	const v2 = fixtureArchives(repoRoot, '2.0.0').tarGz;
+
+	before(async () => {
+		await server.start();
+		server.set('/agent-1.0.0.tar.gz', v1);
+		server.set('/agent-2.0.0.tar.gz', v2);
+		server.set('/registry.json', registryDocument(server, '1.0.0', v1));
+		await vscode.workspace.getConfiguration('agentLink').update('registry.url', server.url('/registry.json'), vscode.ConfigurationTarget.Global);
+	});
+	after(async () => {
+		await vscode.workspace.getConfiguration('agentLink').update('registry.url', undefined, vscode.ConfigurationTarget.Global);
+		await server.stop();
+	});
+
+	it('picks a registry agent in the palette, asks consent, downloads, verifies and starts it', async () => {
+		const a = await api();
+		await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+		await press('F1');
+		await waitUntil(async () => (await query('.quick-input-widget')).count > 0, 10_000, 'the command palette');
+		await type('Agent Link: Select Agent');
+		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Select Agent')), 10_000, 'the command in the palette');
+		await press('Enter');
+		// The registry's section arrives once the list has loaded; the malformed entry is left out.
+		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes(AGENT)), 15_000, 'the registry agent in the picker');
+		const rows = (await query(QUICK_ROWS)).texts.join('\n');
+		assert.match(rows, /ACP Registry/);
+		assert.match(rows, /v1\.0\.0 · MIT · download/);
+		assert.doesNotMatch(rows, /Broken/);
+		if (shots) {
+			await screenshot(path.join(shots, 'registry-picker.png'));
+		}
+		await type(AGENT);
+		await waitUntil(async () => (await query(QUICK_ROWS)).texts[0]?.includes(AGENT) ?? false, 10_000, 'the filter to put the agent first');
+		await press('Enter');
+
+		// Consent: what runs and where it comes from.
+		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Install and run')), 10_000, 'the consent prompt');
+		const consent = (await query(QUICK_ROWS)).texts.join('\n');
+		assert.match(consent, new RegExp(`Downloads ${server.url('/agent-1.0.0.tar.gz').replace(/[.]/g, '\\.')} \\(sha256 ${sha256(v1)}\\) and runs \\./bin/agent`));
+		if (shots) {
+			await screenshot(path.join(shots, 'registry-consent.png'));
+		}
+		await press('Enter');
+
+		const state = await waitForState(a, (s) => (s.kind === 'ready' || s.kind === 'failed') && 'name' in s && s.name === AGENT, 60_000);
+		assert.equal(state.kind, 'ready', JSON.stringify(state));
+		assert.ok(a.recentLog().some((l) => l.includes(`${AGENT} is ready: ACP protocol 1, Scripted Agent 1.0.0`)), 'initialize completed with the downloaded agent');
+		assert.ok(a.recentLog().some((l) => /Installed Fixture Registry Agent 1\.0\.0 from .* \(sha256 verified\)/.test(l)));
+		assert.ok(a.recentLog().some((l) => /ACP Registry: entry 2 \("broken-entry"\) was skipped/.test(l)), 'the malformed entry is logged');
+		assert.equal(server.hits.get('/agent-1.0.0.tar.gz'), 1);
+	});
+
+	it('offers the update when the registry lists a newer version, and removes the old one after the switch', async () => {
+		const a = await api();
+		server.set('/registry.json', registryDocument(server, '2.0.0', v2));
+		await a.registry.load(true);
+		assert.equal(a.registry.availableUpdate()?.version, '2.0.0');
+		await press('F1');
+		await waitUntil(async () => (await query('.quick-input-widget')).count > 0, 10_000, 'the command palette');
+		await type('Agent Link: Update Agent from the ACP Registry');
+		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Update Agent from the ACP Registry')), 10_000, 'the update command');
+		await press('Enter');
+		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Install and run Fixture Registry Agent 2.0.0')), 15_000, 'consent for the new version');
+		await press('Enter');
+		await waitUntil(() => a.recentLog().some((l) => l.includes(`${AGENT} is ready: ACP protocol 1, Scripted Agent 2.0.0`)), 60_000, 'version 2 to start');
+		const home = path.join(a.registry.storageFolder, 'agents', ID);
+		await waitUntil(() => !fs.existsSync(path.join(home, '1.0.0')), 10_000, 'the old version to be removed');
+		assert.deepEqual(fs.readdirSync(home), ['2.0.0']);
+	});
+});

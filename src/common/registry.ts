@@ -214,18 +214,37 @@ export function commandInFolder(cmd: string): string | undefined {
 	return parts.join('/');
 }
 
-/** What the user is asked to consent to before a registry agent runs for the first time. */
-export function describeSource(agent: RegistryAgent, launch: RegistryLaunch): string {
-	switch (launch.kind) {
-		case 'binary':
-			return `Downloads ${launch.target.archive}${launch.target.sha256 ? ` (sha256 ${launch.target.sha256.toLowerCase()})` : ' (the registry gives no checksum)'} and runs ${launch.target.cmd}${launch.target.args?.length ? ` ${launch.target.args.join(' ')}` : ''} from it.`;
-		case 'npx':
-			return `Runs the npm package ${launch.spec} with npx: ${[launch.command, ...launch.args].join(' ')}.`;
-		case 'uvx':
-			return `Runs the PyPI package ${launch.spec} with uvx: ${[launch.command, ...launch.args].join(' ')}.`;
-		case 'unavailable':
-			return launch.reason;
+/** One fact of the consent prompt: what it is, and its value (shown whole, one a line). */
+export interface ConsentFact {
+	readonly kind: 'download' | 'checksum' | 'package' | 'command' | 'source' | 'publisher';
+	readonly text: string;
+	readonly note?: string;
+}
+
+/** What the user is shown before a registry agent first runs: what will run, where it comes from, who publishes it. */
+export function consentFacts(agent: RegistryAgent, launch: Exclude<RegistryLaunch, { kind: 'unavailable' }>): ConsentFact[] {
+	const facts: ConsentFact[] = [];
+	if (launch.kind === 'binary') {
+		facts.push({ kind: 'download', text: launch.target.archive, note: 'the download' });
+		facts.push(
+			launch.target.sha256
+				? { kind: 'checksum', text: launch.target.sha256.toLowerCase(), note: 'its sha256, checked before anything runs' }
+				: { kind: 'checksum', text: 'no checksum', note: 'the registry gives none, so the download cannot be verified' },
+		);
+		facts.push({ kind: 'command', text: [launch.target.cmd, ...(launch.target.args ?? [])].join(' '), note: 'runs from the download' });
+	} else {
+		facts.push({ kind: 'package', text: launch.spec, note: launch.kind === 'npx' ? 'npm package' : 'PyPI package' });
+		facts.push({ kind: 'command', text: [launch.command, ...launch.args].join(' '), note: 'runs' });
 	}
+	const from = agent.repository ?? agent.website;
+	if (from) {
+		facts.push({ kind: 'source', text: from, note: 'source (pick to open)' });
+	}
+	const by = [agent.authors.length > 0 ? agent.authors.join(', ') : undefined, agent.license ? `license ${agent.license}` : undefined].filter(Boolean).join(' · ');
+	if (by) {
+		facts.push({ kind: 'publisher', text: by, note: 'publisher' });
+	}
+	return facts;
 }
 
 /** How an agent runs, in a few words for the picker. */

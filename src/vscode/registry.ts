@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
 import { AGENT_PRESETS, type AgentChoice } from '../common/presets';
-import { age, chooseLaunch, compareVersions, describeSource, registryPlatform, type RegistryAgent, type RegistryLaunch, type RegistryOffer } from '../common/registry';
+import { age, chooseLaunch, compareVersions, consentFacts, registryPlatform, type ConsentFact, type RegistryAgent, type RegistryLaunch, type RegistryOffer } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
 import { DownloadCancelledError, installBinary, loadCatalogue, removeOtherVersions, type Catalogue } from '../node/registryClient';
 import type { AgentManager } from './agentManager';
@@ -192,26 +192,50 @@ export class RegistryFeature implements vscode.Disposable {
 		return toChoice(record);
 	}
 
+	/**
+	 * Asked once per agent and version, in the palette: what runs, from where, checked how, one
+	 * fact a row so none is cut short. Only "Install and run" consents; picking the source opens
+	 * it; an Enter within the first half second (a keypress meant for the picker before) is ignored.
+	 */
 	private async consent(agent: RegistryAgent, launch: Exclude<RegistryLaunch, { kind: 'unavailable' }>): Promise<boolean> {
 		const key = `${agent.id}@${agent.version}`;
 		const given = this.context.globalState.get<string[]>(CONSENT_KEY) ?? [];
 		if (given.includes(key)) {
 			return true;
 		}
-		const by = [agent.authors.length > 0 ? `by ${agent.authors.join(', ')}` : undefined, agent.license ? `license ${agent.license}` : undefined, agent.repository ?? agent.website ?? undefined].filter(Boolean).join(' · ');
 		interface ConsentItem extends vscode.QuickPickItem {
-			readonly run: boolean;
+			readonly answer?: boolean;
+			readonly open?: string;
 		}
+		const icons: Record<ConsentFact['kind'], string> = { download: 'cloud-download', checksum: 'shield', package: 'package', command: 'terminal', source: 'repo', publisher: 'person' };
 		const items: ConsentItem[] = [
-			{ label: `$(play) Install and run ${agent.name} ${agent.version}`, detail: describeSource(agent, launch), run: true },
-			{ label: '$(close) Cancel', run: false },
+			{ label: `$(play) Install and run ${agent.name} ${agent.version}`, answer: true },
+			{ label: '$(close) Cancel', answer: false },
+			{ label: 'What will run', kind: vscode.QuickPickItemKind.Separator },
+			...consentFacts(agent, launch).map((fact): ConsentItem => ({ label: `$(${icons[fact.kind]}) ${fact.text}`, description: fact.note, open: fact.kind === 'source' && /^https:\/\//.test(fact.text) ? fact.text : undefined })),
 		];
-		const pick = await vscode.window.showQuickPick(items, {
-			title: `Agent Link: run ${agent.name} from the ACP Registry?`,
-			placeHolder: `This runs code from the internet on this machine${by ? ` (${by})` : ''}. Asked once per agent and version.`,
-			ignoreFocusOut: true,
+		// The whole of each fact in the log too, for what a row has to cut short.
+		this.log.info(`Asking to run ${agent.name} ${agent.version} from the ACP Registry: ${consentFacts(agent, launch).map((f) => `${f.note ?? f.kind}: ${f.text}`).join('; ')}.`);
+		const quickPick = vscode.window.createQuickPick<ConsentItem>();
+		quickPick.title = `Agent Link: run ${agent.name} ${agent.version} from the ACP Registry?`;
+		quickPick.placeholder = 'This runs code from the internet on this machine. Agent Link asks once for each agent and version.';
+		quickPick.ignoreFocusOut = true;
+		quickPick.items = items;
+		const shownAt = Date.now();
+		const answer = await new Promise<boolean>((resolve) => {
+			quickPick.onDidAccept(() => {
+				const item = quickPick.selectedItems[0];
+				if (item?.open) {
+					void vscode.env.openExternal(vscode.Uri.parse(item.open));
+				} else if (item?.answer !== undefined && Date.now() - shownAt >= 500) {
+					resolve(item.answer);
+				}
+			});
+			quickPick.onDidHide(() => resolve(false));
+			quickPick.show();
 		});
-		if (!pick?.run) {
+		quickPick.dispose();
+		if (!answer) {
 			return false;
 		}
 		await this.context.globalState.update(CONSENT_KEY, [...given.filter((k) => !k.startsWith(`${agent.id}@`)), key]);

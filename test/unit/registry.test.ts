@@ -6,7 +6,7 @@ import {
 	chooseLaunch,
 	commandInFolder,
 	compareVersions,
-	describeSource,
+	consentFacts,
 	offerText,
 	packageSpec,
 	parseRegistry,
@@ -106,9 +106,25 @@ describe('how a registry agent runs', () => {
 		assert.ok(missing.kind === 'unavailable' && /install uv/.test(missing.reason));
 	});
 
-	it('says exactly what will run and where it comes from', () => {
-		assert.equal(describeSource(zeta, chooseLaunch(zeta, 'linux-x86_64', { npx: false, uvx: false })), `Downloads https://example.com/zeta.tar.gz (sha256 ${'a'.repeat(64)}) and runs ./zeta serve from it.`);
-		assert.match(describeSource(alpha, chooseLaunch(alpha, undefined, { npx: true, uvx: false })), /npm package @example\/alpha@1\.2\.3 with npx: npx -y @example\/alpha@1\.2\.3 --acp/);
+	it('says exactly what will run and where it comes from, for consent', () => {
+		const binary = chooseLaunch(zeta, 'linux-x86_64', { npx: false, uvx: false });
+		assert.ok(binary.kind === 'binary');
+		assert.deepEqual(consentFacts(zeta, binary), [
+			{ kind: 'download', text: 'https://example.com/zeta.tar.gz', note: 'the download' },
+			{ kind: 'checksum', text: 'a'.repeat(64), note: 'its sha256, checked before anything runs' },
+			{ kind: 'command', text: './zeta serve', note: 'runs from the download' },
+		]);
+		const npx = chooseLaunch(alpha, undefined, { npx: true, uvx: false });
+		assert.ok(npx.kind === 'npx');
+		assert.deepEqual(consentFacts(alpha, npx), [
+			{ kind: 'package', text: '@example/alpha@1.2.3', note: 'npm package' },
+			{ kind: 'command', text: 'npx -y @example/alpha@1.2.3 --acp', note: 'runs' },
+			{ kind: 'publisher', text: 'A · license MIT', note: 'publisher' },
+		]);
+		const unsigned = { ...zeta, repository: 'https://example.com/zeta', distribution: { binary: { 'linux-x86_64': { archive: 'https://example.com/z.zip', cmd: 'z' } } } } as RegistryAgent;
+		const facts = consentFacts(unsigned, chooseLaunch(unsigned, 'linux-x86_64', { npx: false, uvx: false }) as Extract<ReturnType<typeof chooseLaunch>, { kind: 'binary' }>);
+		assert.equal(facts[1]!.text, 'no checksum');
+		assert.deepEqual(facts.at(-1), { kind: 'source', text: 'https://example.com/zeta', note: 'source (pick to open)' });
 	});
 });
 

@@ -11,7 +11,7 @@
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Agents every suite can select by name. */
@@ -112,6 +112,22 @@ export const suites = [
 		name: 'registry',
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'hello.ts'), 'export const hello = 1;\n');
+		},
+	},
+	{
+		// Agent Link NES (built in) as a newcomer meets it: npm start's sample workspace and its README's steps.
+		name: 'nes-builtin',
+		settings: (ctx) => ({
+			'agentLink.nes.agent': 'Agent Link NES (built in)',
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'editor.acceptSuggestionOnEnter': 'off',
+			'files.autoSave': 'off',
+			'workbench.editor.enablePreview': false,
+		}),
+		prepare(workspace, ctx) {
+			cpSync(join(ctx.root, 'samples', 'try-agent-link'), workspace, { recursive: true });
 		},
 	},
 	{

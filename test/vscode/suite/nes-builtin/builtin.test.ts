@@ -1,0 +1,87 @@
+// Agent Link NES (built in) end to end, as a newcomer meets it: the sample workspace of `npm start`
+// (samples/try-agent-link), the built-in agent as the NES agent (the default), and the steps its
+// README gives, typed through the browser. Renaming a variable yields a suggestion that Tab applies
+// everywhere; changing one `var` to `const` yields the same change at the next line.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { press, screenshot, type } from '../browser';
+import { api, repoRoot, waitForState, waitUntil } from '../util';
+
+const BUILT_IN = 'Agent Link NES (built in)';
+const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : undefined;
+
+let a: AgentLinkApi;
+
+async function open(relative: string): Promise<vscode.TextEditor> {
+	const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, relative);
+	const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+	await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+	return editor;
+}
+
+/**
+ * Selects the whole word `word` on `line`, as a double click would. The cursor is put there
+ * through the API, and the word selected by the editor's own command (Ctrl+D): that runs in the
+ * page after the cursor update, so the next key press lands on the selection.
+ */
+async function selectWord(editor: vscode.TextEditor, line: number, word: string): Promise<void> {
+	const character = editor.document.lineAt(line).text.indexOf(word);
+	assert.ok(character >= 0, `${word} on line ${line + 1}`);
+	editor.selection = new vscode.Selection(line, character, line, character);
+	await vscode.commands.executeCommand('editor.action.addSelectionToNextFindMatch');
+	const expected = new vscode.Selection(line, character, line, character + word.length);
+	await waitUntil(() => vscode.window.activeTextEditor?.selection.isEqual(expected) === true, 5000, `${word} selected`);
+}
+
+async function suggestionShown(what: string): Promise<void> {
+	await waitUntil(() => a.nesController.shown !== undefined && a.nesController.keysReady, 15_000, what);
+}
+
+describe('Agent Link NES (built in), in the sample workspace', function () {
+	this.timeout(90_000);
+
+	before(async () => {
+		a = await api();
+		// The default NES agent starts by itself in a trusted workspace.
+		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === BUILT_IN);
+		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session with the built-in agent');
+	});
+
+	it('renaming a variable where it is declared suggests the other uses, and Tab renames them all', async () => {
+		const editor = await open('src/cart.ts');
+		const line = editor.document.getText().split('\n').findIndex((l) => l.includes('let total = 0;'));
+		await selectWord(editor, line, 'total');
+		await type('sum');
+		await suggestionShown('a suggestion after the rename');
+		if (SHOTS) {
+			await screenshot(path.join(SHOTS, 'builtin-rename.png'));
+		}
+		await press('Tab');
+		await waitUntil(() => !/\btotal\b/.test(editor.document.getText()), 10_000, 'every total renamed');
+		const text = editor.document.getText();
+		assert.match(text, /let sum = 0;/);
+		assert.match(text, /sum \+= item\.price \* item\.quantity;/);
+		assert.match(text, /return sum;/);
+		assert.match(text, /let count = 0;/, 'other names are left alone');
+		// One undo step takes the suggestion back, leaving what the user typed.
+		await vscode.commands.executeCommand('undo');
+		await waitUntil(() => /return total;/.test(editor.document.getText()), 5000, 'the undo');
+		assert.match(editor.document.getText(), /let sum = 0;/);
+	});
+
+	it('changing one var to const suggests the same change on the next line, and Tab applies it', async () => {
+		const editor = await open('src/settings.js');
+		const line = editor.document.getText().split('\n').findIndex((l) => l.startsWith('var currency'));
+		await selectWord(editor, line, 'var');
+		await type('const');
+		await suggestionShown('a suggestion after the first const');
+		if (SHOTS) {
+			await screenshot(path.join(SHOTS, 'builtin-repeat.png'));
+		}
+		await press('Tab');
+		await waitUntil(() => editor.document.lineAt(line + 1).text.startsWith('const taxRate'), 10_000, 'the next var made const');
+		assert.ok(editor.document.lineAt(line).text.startsWith('const currency'));
+	});
+});

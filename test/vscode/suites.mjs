@@ -117,7 +117,7 @@ export const suites = [
 	{
 		// Agent Link NES (built in) as a newcomer meets it: npm start's sample workspace and its README's steps.
 		name: 'nes-builtin',
-		settings: (ctx) => ({
+		settings: () => ({
 			'agentLink.nes.agent': 'Agent Link NES (built in)',
 			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
 			'editor.suggestOnTriggerCharacters': false,

@@ -11,7 +11,7 @@
 //        --serial (run the VS Code versions one after the other instead of side by side).
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,8 @@ const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}
 const tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode']);
 const targets = arg('target', ['min', 'latest']);
 const results = [];
+/** The unpacked .vsix, once a suite has asked for it (see unpackVsix). */
+let packaged;
 
 function run(command, args, options = {}) {
 	return new Promise((resolve) => {
@@ -117,6 +119,9 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 		fixtures,
 		fixtureAgent: (script, options = {}) => ({ command: node, args: [join(fixtures, 'agents', script)], env: { AGENT_LINK_FIXTURE: JSON.stringify(options) } }),
 	};
+	// Suites marked `vsix` run against the packaged extension: the .vsix is built and unpacked, and
+	// VS Code loads what a user installs, not this repository.
+	const fromVsix = async () => (packaged ??= await unpackVsix());
 	for (const target of targets) {
 		if (!electron) {
 			await ensureVSCode(target);
@@ -139,7 +144,7 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 				try {
 					code = await runTests({
 						target,
-						extensionDevelopmentPath: root,
+						extensionDevelopmentPath: suite.vsix ? await fromVsix() : root,
 						extensionTestsPath: join(root, 'out', 'test', 'vscode', 'suite', 'index.js'),
 						workspace,
 						workspaceTrust: suite.trust ?? false,
@@ -157,6 +162,41 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			rmSync(scratch, { recursive: true, force: true });
 		}
 	}
+}
+
+/** Packages the extension as a .vsix (as `npm run package` does) and unpacks its extension/ folder. */
+async function unpackVsix() {
+	const dir = mkdtempSync(join(tmpdir(), 'agent-link-vsix-'));
+	const vsix = join(dir, 'agent-link.vsix');
+	const packaged = await run(npx, ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', vsix]);
+	if (packaged.code !== 0) {
+		throw new Error('vsce package failed');
+	}
+	const { default: yauzl } = await import('yauzl');
+	const unpacked = join(dir, 'unpacked');
+	await new Promise((resolve, reject) => {
+		yauzl.open(vsix, { lazyEntries: true }, (error, zip) => {
+			if (error) return reject(error);
+			zip.on('entry', (entry) => {
+				if (!entry.fileName.startsWith('extension/') || entry.fileName.endsWith('/')) return zip.readEntry();
+				const target = join(unpacked, entry.fileName.slice('extension/'.length));
+				mkdirSync(dirname(target), { recursive: true });
+				zip.openReadStream(entry, (e, stream) => {
+					if (e) return reject(e);
+					stream.pipe(createWriteStream(target)).on('finish', () => zip.readEntry()).on('error', reject);
+				});
+			});
+			zip.on('end', resolve);
+			zip.on('error', reject);
+			zip.readEntry();
+		});
+	});
+	console.log(`Unpacked the .vsix into ${unpacked}`);
+	return unpacked;
+}
+
+if (packaged) {
+	rmSync(dirname(packaged), { recursive: true, force: true });
 }
 
 const resultsOut = process.argv.find((a) => a.startsWith('--results='))?.slice('--results='.length);

@@ -7,6 +7,7 @@
 //   settings    (ctx) => extra user settings (merged over the shared agent definitions)
 //   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
 //   bench       true: a benchmark, run only when named with --suite
+//   vsix        true: VS Code loads the packaged extension (the .vsix, unpacked) instead of this repository
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
@@ -115,8 +116,10 @@ export const suites = [
 		},
 	},
 	{
-		// Agent Link NES (built in) as a newcomer meets it: npm start's sample workspace and its README's steps.
+		// Agent Link NES (built in) as a newcomer meets it: the packaged .vsix in a clean profile with no
+		// agent installed, npm start's sample workspace and its README's steps.
 		name: 'nes-builtin',
+		vsix: true,
 		settings: () => ({
 			'agentLink.nes.agent': 'Agent Link NES (built in)',
 			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { EditorStateMethods } from '../../../../src/common/editorStateProtocol';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { OpenAiTestServer } from '../../../shared/openAiServer';
+import { press, query, type } from '../browser';
 import { api, isAlive, waitForState, waitUntil } from '../util';
 
 const any = z.unknown();
@@ -94,10 +96,15 @@ describe('Agent Link NES (built in) as the NES agent', function () {
 	const BUILT_IN = 'Agent Link NES (built in)';
 	const nesState = (predicate: (s: AgentLinkApi['agents']['state']) => boolean) => waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, predicate);
 
+	const model = new OpenAiTestServer();
+	const SECRET = 'sk-test-not-a-real-key-4242';
+
 	before(async () => {
 		a = await api();
+		await model.start();
 	});
 	after(async () => {
+		await model.stop();
 		const config = vscode.workspace.getConfiguration('agentLink');
 		await config.update('nesAgent.model.endpoint', undefined, vscode.ConfigurationTarget.Global);
 		await config.update('nesAgent.model.model', undefined, vscode.ConfigurationTarget.Global);
@@ -114,9 +121,31 @@ describe('Agent Link NES (built in) as the NES agent', function () {
 		const config = vscode.workspace.getConfiguration('agentLink');
 		const before = a.nesAgents.pid;
 		await config.update('nesAgent.model.model', 'tiny-next-edit', vscode.ConfigurationTarget.Global);
-		await config.update('nesAgent.model.endpoint', 'http://127.0.0.1:9/v1', vscode.ConfigurationTarget.Global);
+		await config.update('nesAgent.model.endpoint', model.url, vscode.ConfigurationTarget.Global);
 		await waitUntil(() => a.nesAgents.state.kind === 'ready' && a.nesAgents.pid !== before, 20_000, 'the restart');
-		await waitUntil(() => a.recentLog().some((l) => /engine: model tiny-next-edit \(sweep format\) at http:\/\/127\.0\.0\.1:9\/v1/.test(l)), 15_000, 'the model engine');
+		await waitUntil(() => a.recentLog().some((l) => l.includes(`engine: model tiny-next-edit (sweep format) at ${model.url}`)), 15_000, 'the model engine');
 		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session with the restarted agent');
+	});
+
+	it('sends the API key typed into Set NES Model API Key to the model, and never writes it to settings or the log', async () => {
+		const before = a.nesAgents.pid;
+		void vscode.commands.executeCommand('agentLink.nesAgent.setApiKey');
+		await waitUntil(async () => (await query('.quick-input-widget input[type="password"]')).count > 0, 10_000, 'the password box');
+		await type(SECRET);
+		await press('Enter');
+		await waitUntil(() => a.nesAgents.state.kind === 'ready' && a.nesAgents.pid !== before, 20_000, 'the restart with the key');
+		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session');
+		// Ask for a suggestion: the model is asked, with the key.
+		const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'main.ts');
+		const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+		editor.selection = new vscode.Selection(0, 0, 0, 0);
+		model.behaviors.push({ reply: '' });
+		await waitUntil(async () => {
+			await vscode.commands.executeCommand('agentLink.nes.suggest');
+			return model.seen.length > 0;
+		}, 20_000, 'a request to the model');
+		assert.equal(model.seen.at(-1)?.authorization, `Bearer ${SECRET}`);
+		assert.ok(!a.recentLog().some((l) => l.includes(SECRET)), 'the key is in no log line');
+		assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('agentLink')).includes(SECRET), 'the key is in no setting');
 	});
 });

@@ -121,4 +121,18 @@ describe('agents from the ACP Registry, from the command palette', function () {
 		await waitUntil(() => !fs.existsSync(path.join(home, '1.0.0')), 10_000, 'the old version to be removed');
 		assert.deepEqual(fs.readdirSync(home), ['2.0.0']);
 	});
+
+	it('can be chosen as the NES agent once installed, and runs beside the chat agent', async () => {
+		const a = await api();
+		await vscode.commands.executeCommand('agentLink.selectAgent', 'Fixture Agent');
+		await waitForState(a, (s) => s.kind === 'ready' && s.name === 'Fixture Agent');
+		assert.ok(a.nesAgents.findChoice(AGENT), 'the installed registry agent is a choice for the NES role');
+		await vscode.workspace.getConfiguration('agentLink').update('nes.agent', AGENT, vscode.ConfigurationTarget.Global);
+		try {
+			await waitUntil(() => a.nesAgents.state.kind === 'ready' && 'name' in a.nesAgents.state && a.nesAgents.state.name === AGENT, 20_000, 'the registry agent as the NES agent');
+			assert.equal(a.agents.state.kind, 'ready', 'the chat agent still runs');
+		} finally {
+			await vscode.workspace.getConfiguration('agentLink').update('nes.agent', '', vscode.ConfigurationTarget.Global);
+		}
+	});
 });

@@ -45,6 +45,8 @@ export type NesDisplayState = 'off' | 'idle' | 'waiting' | 'pending' | 'snoozed'
 const MANUAL_SNIPPET_BUDGET_MS = 1000;
 // An agent that never answers must not keep a request in flight forever.
 const SUGGEST_TIMEOUT_MS = 30_000;
+// How long a request is in flight before the status bar says so.
+const WAITING_AFTER_MS = 300;
 // Lines around the cursor where a new problem asks for a suggestion.
 const DIAGNOSTIC_WINDOW = 3;
 
@@ -59,7 +61,7 @@ interface Current extends ShownSuggestion {
 class SessionScope {
 	readonly ledger: SuggestionLedger;
 	readonly sequencer = new RequestSequencer();
-	inFlight: { ticket: number; cancel: vscode.CancellationTokenSource } | undefined;
+	inFlight: { ticket: number; cancel: vscode.CancellationTokenSource; since: number } | undefined;
 
 	constructor(readonly session: NesSession) {
 		this.ledger = new SuggestionLedger({ accept: (id) => session.accept(id), reject: (id, reason) => session.reject(id, reason) });
@@ -72,6 +74,7 @@ export class NesController implements vscode.Disposable {
 	private debounce: NodeJS.Timeout | undefined;
 	private snoozedUntil: number | undefined;
 	private snoozeTimer: NodeJS.Timeout | undefined;
+	private waitingTimer: NodeJS.Timeout | undefined;
 	private applying = 0;
 	/** The document version an undo or redo produced: no automatic request for it. */
 	private undoRedo: { uri: string; version: number } | undefined;
@@ -296,8 +299,10 @@ export class NesController implements vscode.Disposable {
 			scope.inFlight?.cancel.cancel();
 		}
 		const cancel = new vscode.CancellationTokenSource();
-		scope.inFlight = { ticket, cancel };
-		this.updateState();
+		scope.inFlight = { ticket, cancel, since: performance.now() };
+		// The status bar says "waiting" only for a slow answer: a fast agent would make it flicker per keystroke.
+		clearTimeout(this.waitingTimer);
+		this.waitingTimer = setTimeout(() => this.updateState(), WAITING_AFTER_MS);
 		const started = performance.now();
 		let request: Record<string, unknown>;
 		try {
@@ -749,7 +754,7 @@ export class NesController implements vscode.Disposable {
 			state = 'off';
 		} else if (this.current) {
 			state = 'pending';
-		} else if (this.scope.inFlight) {
+		} else if (this.scope.inFlight && performance.now() - this.scope.inFlight.since >= WAITING_AFTER_MS) {
 			state = 'waiting';
 		} else if (this.snoozedUntil !== undefined && Date.now() < this.snoozedUntil) {
 			state = 'snoozed';
@@ -790,6 +795,7 @@ export class NesController implements vscode.Disposable {
 	dispose(): void {
 		clearTimeout(this.debounce);
 		clearTimeout(this.snoozeTimer);
+		clearTimeout(this.waitingTimer);
 		for (const d of this.disposables) {
 			d.dispose();
 		}

@@ -96,6 +96,7 @@ export class NesController implements vscode.Disposable {
 		private readonly log: ExtensionLog,
 		private readonly view: SuggestionView,
 	) {
+		view.setExpecting((uri, position) => this.expecting(uri, position));
 		this.disposables.push(
 			nes.forEachSession((session) => this.attach(session)),
 			vscode.commands.registerCommand(NesCommands.suggest, () => this.request('manual')),
@@ -149,6 +150,7 @@ export class NesController implements vscode.Disposable {
 				this.scope = undefined;
 			}
 			clearTimeout(this.debounce);
+			this.debouncing = false;
 			this.updateState();
 		});
 	}
@@ -252,7 +254,24 @@ export class NesController implements vscode.Disposable {
 			return;
 		}
 		clearTimeout(this.debounce);
-		this.debounce = setTimeout(() => void this.request('automatic'), this.config.current.nes.debounceMs);
+		this.debouncing = true;
+		this.debounce = setTimeout(() => {
+			this.debouncing = false;
+			void this.request('automatic');
+		}, this.config.current.nes.debounceMs);
+	}
+
+	private debouncing = false;
+
+	/** Whether a request is scheduled or in flight for the cursor at `position` in `uri` (the view waits for it). */
+	private expecting(uri: string, position: vscode.Position): boolean {
+		const editor = vscode.window.activeTextEditor;
+		return (
+			this.scope !== undefined &&
+			(this.debouncing || this.scope.inFlight !== undefined) &&
+			editor?.document.uri.toString() === uri &&
+			editor.selection.active.isEqual(position)
+		);
 	}
 
 	// ---- requests -------------------------------------------------------------------------
@@ -260,6 +279,7 @@ export class NesController implements vscode.Disposable {
 	/** Asks the agent for a suggestion at the active editor's cursor and shows the answer; never throws. */
 	async request(kind: TriggerKind): Promise<SuggestOutcome> {
 		clearTimeout(this.debounce);
+		this.debouncing = false;
 		const scope = this.scope;
 		const manual = kind === 'manual';
 		if (!scope || !scope.session.isOpen) {
@@ -372,6 +392,9 @@ export class NesController implements vscode.Disposable {
 			cancel.dispose();
 			if (consumed && this.current === consumed) {
 				this.end('ignored', 'typed out');
+			}
+			if (!scope.inFlight && !this.debouncing && this.current?.presentation.kind !== 'ghost') {
+				this.view.settle();
 			}
 		}
 	}
@@ -776,6 +799,9 @@ export class NesController implements vscode.Disposable {
 	}
 
 	private fail(message: string, level: 'information' | 'error' | 'quiet'): SuggestOutcome {
+		if (!this.scope?.inFlight && !this.debouncing) {
+			this.view.settle(); // no answer is coming: the editor need not wait
+		}
 		if (level === 'error') {
 			this.log.error(message);
 			void vscode.window.showErrorMessage(`Agent Link: ${message}`, 'Show Log').then((pick) => {
@@ -794,6 +820,7 @@ export class NesController implements vscode.Disposable {
 
 	dispose(): void {
 		clearTimeout(this.debounce);
+		this.debouncing = false;
 		clearTimeout(this.snoozeTimer);
 		clearTimeout(this.waitingTimer);
 		for (const d of this.disposables) {

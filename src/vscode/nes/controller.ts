@@ -250,8 +250,9 @@ export class NesController implements vscode.Disposable {
 	}
 
 	private schedule(): void {
-		if (!this.scope) {
-			return;
+		const languageId = vscode.window.activeTextEditor?.document.languageId;
+		if (!this.scope || (languageId !== undefined && this.config.current.nes.disabledLanguages.includes(languageId)) || this.isSnoozed()) {
+			return; // nothing automatic here: not even a timer (and nothing for the editor to wait for)
 		}
 		clearTimeout(this.debounce);
 		this.debouncing = true;
@@ -763,6 +764,10 @@ export class NesController implements vscode.Disposable {
 		this.end('rejected', 'snoozed');
 		this.log.info(`Next edit suggestions snoozed for ${chosen} minute(s).`);
 		this.updateState();
+	}
+
+	private isSnoozed(): boolean {
+		return this.snoozedUntil !== undefined && Date.now() < this.snoozedUntil;
 	}
 
 	private resume(): void {

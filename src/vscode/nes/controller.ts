@@ -45,6 +45,8 @@ export type NesDisplayState = 'off' | 'idle' | 'waiting' | 'pending' | 'snoozed'
 const MANUAL_SNIPPET_BUDGET_MS = 1000;
 // An agent that never answers must not keep a request in flight forever.
 const SUGGEST_TIMEOUT_MS = 30_000;
+// How long a request is in flight before the status bar says so.
+const WAITING_AFTER_MS = 300;
 // Lines around the cursor where a new problem asks for a suggestion.
 const DIAGNOSTIC_WINDOW = 3;
 
@@ -59,7 +61,7 @@ interface Current extends ShownSuggestion {
 class SessionScope {
 	readonly ledger: SuggestionLedger;
 	readonly sequencer = new RequestSequencer();
-	inFlight: { ticket: number; cancel: vscode.CancellationTokenSource } | undefined;
+	inFlight: { ticket: number; cancel: vscode.CancellationTokenSource; since: number } | undefined;
 
 	constructor(readonly session: NesSession) {
 		this.ledger = new SuggestionLedger({ accept: (id) => session.accept(id), reject: (id, reason) => session.reject(id, reason) });
@@ -72,6 +74,7 @@ export class NesController implements vscode.Disposable {
 	private debounce: NodeJS.Timeout | undefined;
 	private snoozedUntil: number | undefined;
 	private snoozeTimer: NodeJS.Timeout | undefined;
+	private waitingTimer: NodeJS.Timeout | undefined;
 	private applying = 0;
 	/** The document version an undo or redo produced: no automatic request for it. */
 	private undoRedo: { uri: string; version: number } | undefined;
@@ -93,6 +96,7 @@ export class NesController implements vscode.Disposable {
 		private readonly log: ExtensionLog,
 		private readonly view: SuggestionView,
 	) {
+		view.setExpecting((uri, position) => this.expecting(uri, position));
 		this.disposables.push(
 			nes.forEachSession((session) => this.attach(session)),
 			vscode.commands.registerCommand(NesCommands.suggest, () => this.request('manual')),
@@ -146,6 +150,7 @@ export class NesController implements vscode.Disposable {
 				this.scope = undefined;
 			}
 			clearTimeout(this.debounce);
+			this.debouncing = false;
 			this.updateState();
 		});
 	}
@@ -245,11 +250,29 @@ export class NesController implements vscode.Disposable {
 	}
 
 	private schedule(): void {
-		if (!this.scope) {
-			return;
+		const languageId = vscode.window.activeTextEditor?.document.languageId;
+		if (!this.scope || (languageId !== undefined && this.config.current.nes.disabledLanguages.includes(languageId)) || this.isSnoozed()) {
+			return; // nothing automatic here: not even a timer (and nothing for the editor to wait for)
 		}
 		clearTimeout(this.debounce);
-		this.debounce = setTimeout(() => void this.request('automatic'), this.config.current.nes.debounceMs);
+		this.debouncing = true;
+		this.debounce = setTimeout(() => {
+			this.debouncing = false;
+			void this.request('automatic');
+		}, this.config.current.nes.debounceMs);
+	}
+
+	private debouncing = false;
+
+	/** Whether a request is scheduled or in flight for the cursor at `position` in `uri` (the view waits for it). */
+	private expecting(uri: string, position: vscode.Position): boolean {
+		const editor = vscode.window.activeTextEditor;
+		return (
+			this.scope !== undefined &&
+			(this.debouncing || this.scope.inFlight !== undefined) &&
+			editor?.document.uri.toString() === uri &&
+			editor.selection.active.isEqual(position)
+		);
 	}
 
 	// ---- requests -------------------------------------------------------------------------
@@ -257,6 +280,7 @@ export class NesController implements vscode.Disposable {
 	/** Asks the agent for a suggestion at the active editor's cursor and shows the answer; never throws. */
 	async request(kind: TriggerKind): Promise<SuggestOutcome> {
 		clearTimeout(this.debounce);
+		this.debouncing = false;
 		const scope = this.scope;
 		const manual = kind === 'manual';
 		if (!scope || !scope.session.isOpen) {
@@ -296,8 +320,10 @@ export class NesController implements vscode.Disposable {
 			scope.inFlight?.cancel.cancel();
 		}
 		const cancel = new vscode.CancellationTokenSource();
-		scope.inFlight = { ticket, cancel };
-		this.updateState();
+		scope.inFlight = { ticket, cancel, since: performance.now() };
+		// The status bar says "waiting" only for a slow answer: a fast agent would make it flicker per keystroke.
+		clearTimeout(this.waitingTimer);
+		this.waitingTimer = setTimeout(() => this.updateState(), WAITING_AFTER_MS);
 		const started = performance.now();
 		let request: Record<string, unknown>;
 		try {
@@ -367,6 +393,9 @@ export class NesController implements vscode.Disposable {
 			cancel.dispose();
 			if (consumed && this.current === consumed) {
 				this.end('ignored', 'typed out');
+			}
+			if (!scope.inFlight && !this.debouncing && this.current?.presentation.kind !== 'ghost') {
+				this.view.settle();
 			}
 		}
 	}
@@ -737,6 +766,10 @@ export class NesController implements vscode.Disposable {
 		this.updateState();
 	}
 
+	private isSnoozed(): boolean {
+		return this.snoozedUntil !== undefined && Date.now() < this.snoozedUntil;
+	}
+
 	private resume(): void {
 		this.snoozedUntil = undefined;
 		clearTimeout(this.snoozeTimer);
@@ -749,7 +782,7 @@ export class NesController implements vscode.Disposable {
 			state = 'off';
 		} else if (this.current) {
 			state = 'pending';
-		} else if (this.scope.inFlight) {
+		} else if (this.scope.inFlight && performance.now() - this.scope.inFlight.since >= WAITING_AFTER_MS) {
 			state = 'waiting';
 		} else if (this.snoozedUntil !== undefined && Date.now() < this.snoozedUntil) {
 			state = 'snoozed';
@@ -771,6 +804,9 @@ export class NesController implements vscode.Disposable {
 	}
 
 	private fail(message: string, level: 'information' | 'error' | 'quiet'): SuggestOutcome {
+		if (!this.scope?.inFlight && !this.debouncing) {
+			this.view.settle(); // no answer is coming: the editor need not wait
+		}
 		if (level === 'error') {
 			this.log.error(message);
 			void vscode.window.showErrorMessage(`Agent Link: ${message}`, 'Show Log').then((pick) => {
@@ -789,7 +825,9 @@ export class NesController implements vscode.Disposable {
 
 	dispose(): void {
 		clearTimeout(this.debounce);
+		this.debouncing = false;
 		clearTimeout(this.snoozeTimer);
+		clearTimeout(this.waitingTimer);
 		for (const d of this.disposables) {
 			d.dispose();
 		}

@@ -22,6 +22,7 @@ import {
 } from '../../common/nes/context';
 import type { NesSuggestion, SuggestNesResponse } from '../../common/nes/protocol';
 import { suggestionUri, suggestionsFromAgent } from '../../common/nes/suggestions';
+import type { TriggerKind } from '../../common/nes/triggers';
 import type { PositionEncoding } from '../../common/positionEncoding';
 import type { Recording } from './contextRecorder';
 import type { NesSession } from './nesSession';
@@ -30,7 +31,7 @@ import { collectRelatedSnippets } from './relatedSnippets';
 
 export const SUGGEST_COMMAND = 'agentLink.nes.suggest';
 
-export type TriggerKind = 'automatic' | 'diagnostic' | 'manual';
+export type { TriggerKind } from '../../common/nes/triggers';
 
 /** What `agentLink.nes.suggest` returns. */
 export interface SuggestOutcome {

@@ -34,7 +34,24 @@ export interface SuggestionView extends vscode.Disposable {
 	readonly onDidAcceptGhost: vscode.Event<string>;
 	/** The ghost text of this suggestion id was offered to the editor. */
 	readonly onDidOfferGhost: vscode.Event<string>;
+	/**
+	 * Tells the view whether an answer is on its way for a place (document URI, cursor), so
+	 * that the editor's own request for inline completions there can wait for it instead of
+	 * a second round trip after it arrives.
+	 */
+	setExpecting(expecting: (uri: string, position: vscode.Position) => boolean): void;
+	/** The request that was expected ended without ghost text: nobody should wait for it any more. */
+	settle(): void;
 }
+
+interface Waiter {
+	readonly document: vscode.TextDocument;
+	readonly position: vscode.Position;
+	readonly finish: (items: vscode.InlineCompletionItem[]) => void;
+}
+
+// The longest the editor's inline completion request waits for an answer on its way.
+const WAIT_FOR_ANSWER_MS = 3000;
 
 export const GHOST_ACCEPTED_COMMAND = 'agentLink.nes.ghostAccepted';
 
@@ -62,6 +79,8 @@ export class StableApiView implements SuggestionView {
 	private readonly inserted: vscode.TextEditorDecorationType;
 	private readonly mark: vscode.TextEditorDecorationType;
 	private readonly hint: vscode.TextEditorDecorationType;
+	private expecting: ((uri: string, position: vscode.Position) => boolean) | undefined;
+	private readonly waiters = new Set<Waiter>();
 
 	readonly onDidAcceptGhost = this.acceptEmitter.event;
 	readonly onDidOfferGhost = this.offerEmitter.event;
@@ -101,7 +120,7 @@ export class StableApiView implements SuggestionView {
 			this.inserted,
 			this.mark,
 			this.hint,
-			vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, { provideInlineCompletionItems: (d, p, c) => this.provide(d, p, c) }),
+			vscode.languages.registerInlineCompletionItemProvider({ scheme: 'file' }, { provideInlineCompletionItems: (d, p, c, t) => this.provide(d, p, c, t) }),
 			vscode.commands.registerCommand(GHOST_ACCEPTED_COMMAND, (id: unknown) => {
 				if (typeof id === 'string') {
 					this.acceptEmitter.fire(id);
@@ -116,9 +135,21 @@ export class StableApiView implements SuggestionView {
 		this.editor = editor;
 		const p = shown.presentation;
 		if (p.kind === 'ghost') {
-			void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+			// The editor may already be waiting for it (provide); otherwise ask it to come and get it.
+			let delivered = false;
+			for (const waiter of [...this.waiters]) {
+				const items = this.items(waiter.document, waiter.position);
+				if (items.length > 0) {
+					delivered = true;
+				}
+				waiter.finish(items);
+			}
+			if (!delivered) {
+				void vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
+			}
 			return;
 		}
+		this.settle();
 		const hintAt = editor.selection.active.line;
 		let hintShown = false;
 		if (p.kind === 'preview' && p.uri === editor.document.uri.toString()) {
@@ -169,7 +200,18 @@ export class StableApiView implements SuggestionView {
 		editor.setDecorations(this.hint, [{ range: new vscode.Range(end, end), renderOptions: { after: { contentText: text } } }]);
 	}
 
+	setExpecting(expecting: (uri: string, position: vscode.Position) => boolean): void {
+		this.expecting = expecting;
+	}
+
+	settle(): void {
+		for (const waiter of [...this.waiters]) {
+			waiter.finish([]);
+		}
+	}
+
 	clear(): void {
+		this.settle();
 		const wasGhost = this.shown?.presentation.kind === 'ghost';
 		this.clearDecorations();
 		this.shown = undefined;
@@ -191,9 +233,38 @@ export class StableApiView implements SuggestionView {
 		}
 	}
 
-	private provide(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext): vscode.InlineCompletionItem[] {
+	private provide(
+		document: vscode.TextDocument,
+		position: vscode.Position,
+		context: vscode.InlineCompletionContext,
+		token: vscode.CancellationToken,
+	): vscode.InlineCompletionItem[] | Promise<vscode.InlineCompletionItem[]> {
+		if (context.selectedCompletionInfo !== undefined) {
+			return []; // the suggest widget has a selection: ours would be in the way
+		}
+		const items = this.items(document, position);
+		if (items.length > 0 || !this.expecting?.(document.uri.toString(), position)) {
+			return items;
+		}
+		return new Promise((resolve) => {
+			const finish = (result: vscode.InlineCompletionItem[]) => {
+				if (this.waiters.delete(waiter)) {
+					clearTimeout(timer);
+					listener.dispose();
+					resolve(result);
+				}
+			};
+			const waiter: Waiter = { document, position, finish };
+			const timer = setTimeout(() => finish([]), WAIT_FOR_ANSWER_MS);
+			const listener = token.onCancellationRequested(() => finish([]));
+			this.waiters.add(waiter);
+		});
+	}
+
+	/** Our ghost text as an inline completion at `position`, if it applies there. */
+	private items(document: vscode.TextDocument, position: vscode.Position): vscode.InlineCompletionItem[] {
 		const p = this.shown?.presentation;
-		if (!p || p.kind !== 'ghost' || p.uri !== document.uri.toString() || context.selectedCompletionInfo !== undefined) {
+		if (!p || p.kind !== 'ghost' || p.uri !== document.uri.toString()) {
 			return [];
 		}
 		let insertText = p.insertText;

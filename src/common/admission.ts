@@ -37,7 +37,7 @@ export class RequestAdmission<M> {
 
 	constructor(
 		private readonly sink: AdmissionSink<M>,
-		readonly limit = 256,
+		readonly limit = 64,
 	) {}
 
 	/** Requests being handled now. */

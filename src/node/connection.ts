@@ -36,7 +36,7 @@ export interface AgentConnectionOptions {
 	/** The agent's stdin. */
 	readonly output: Writable;
 	readonly maxLineBytes: number;
-	/** Requests from the agent handled at once; the rest wait until answers are written. Default 256. */
+	/** Requests from the agent handled at once; the rest wait until answers are written. Default 64. */
 	readonly maxConcurrentRequests?: number;
 	readonly log: Logger;
 	readonly tracer?: WireTracer;

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { nullLogger } from '../src/common/log';
 import { AgentConnection } from '../src/node/connection';
+import { AnswerBook } from '../test/shared/answerReader';
 import { generateCase, registerAnswerers } from '../test/shared/jsonrpcCases';
 
 const { values } = parseArgs({ options: { lines: { type: 'string', default: '1000000' }, batch: { type: 'string', default: '5000' }, seed: { type: 'string', default: '42' } } });
@@ -17,33 +18,13 @@ const total = Number(values.lines);
 const batchSize = Number(values.batch);
 const seed = Number(values.seed);
 
-interface Answer {
-	readonly id: string | number | null;
-	readonly error?: { readonly code: number };
-}
-
 async function main(): Promise<void> {
 	const toClient = new PassThrough();
 	const fromClient = new PassThrough();
 	const connection = new AgentConnection({ input: toClient, output: fromClient, maxLineBytes: 64 * 1024 * 1024, log: nullLogger });
 	registerAnswerers(connection);
-	const answers = new Map<string | number, Answer[]>();
-	let nullAnswers = 0;
-	let buffered = '';
-	fromClient.setEncoding('utf8');
-	fromClient.on('data', (chunk: string) => {
-		buffered += chunk;
-		let nl: number;
-		while ((nl = buffered.indexOf('\n')) !== -1) {
-			const answer = JSON.parse(buffered.slice(0, nl)) as Answer;
-			buffered = buffered.slice(nl + 1);
-			if (answer.id === null) {
-				nullAnswers++;
-			} else {
-				answers.set(answer.id, [...(answers.get(answer.id) ?? []), answer]);
-			}
-		}
-	});
+	const book = new AnswerBook(fromClient);
+	const answers = book.byId;
 	let thrown = 0;
 	process.on('uncaughtException', () => thrown++);
 	process.on('unhandledRejection', () => thrown++);
@@ -62,7 +43,7 @@ async function main(): Promise<void> {
 		const cases = fc.sample(arbitrary, { numRuns: Math.min(batchSize, total - sent), seed: seed + batch });
 		generatingMs += performance.now() - genStart;
 		answers.clear();
-		const nullsBefore = nullAnswers;
+		const nullsBefore = book.nullAnswers;
 		const text = cases.map((c) => `${c.line}\n`).join('');
 		bytes += text.length;
 		toClient.write(text);
@@ -71,7 +52,7 @@ async function main(): Promise<void> {
 		const ids = cases.flatMap((c) => (c.expect.kind === 'answer' ? [c.expect.id] : []));
 		const expectedNulls = cases.filter((c) => c.expect.kind === 'nullAnswer').length;
 		const deadline = Date.now() + 60_000;
-		while (!(answers.has(sentinel) && ids.every((id) => answers.has(id)) && nullAnswers - nullsBefore >= expectedNulls) && Date.now() < deadline) {
+		while (!(answers.has(sentinel) && ids.every((id) => answers.has(id)) && book.nullAnswers - nullsBefore >= expectedNulls) && Date.now() < deadline) {
 			await new Promise((resolve) => setImmediate(resolve));
 		}
 		answers.delete(sentinel);
@@ -94,9 +75,9 @@ async function main(): Promise<void> {
 				outcomes.unanswered++;
 			}
 		}
-		if (nullAnswers - nullsBefore !== expectedNulls) {
+		if (book.nullAnswers - nullsBefore !== expectedNulls) {
 			violations++;
-			console.error(`violation: ${nullAnswers - nullsBefore} id-null answers in batch ${batch}, expected ${expectedNulls}`);
+			console.error(`violation: ${book.nullAnswers - nullsBefore} id-null answers in batch ${batch}, expected ${expectedNulls}`);
 		}
 		if (answers.size !== ids.length) {
 			violations++;

@@ -6,23 +6,15 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import * as z from 'zod/mini';
 import { AgentConnection } from '../../src/node/connection';
+import { onMessages, type Answer } from '../shared/answerReader';
 import { MemoryLog, waitFor } from './helpers';
 
 function setup(maxConcurrentRequests: number) {
 	const toClient = new PassThrough();
 	const fromClient = new PassThrough();
 	const connection = new AgentConnection({ input: toClient, output: fromClient, maxLineBytes: 1024 * 1024, log: new MemoryLog(), maxConcurrentRequests });
-	const answers: { id: unknown; result?: unknown; error?: { code: number } }[] = [];
-	let buffered = '';
-	fromClient.setEncoding('utf8');
-	fromClient.on('data', (chunk: string) => {
-		buffered += chunk;
-		let nl: number;
-		while ((nl = buffered.indexOf('\n')) !== -1) {
-			answers.push(JSON.parse(buffered.slice(0, nl)));
-			buffered = buffered.slice(nl + 1);
-		}
-	});
+	const answers: Answer[] = [];
+	onMessages(fromClient, (answer) => answers.push(answer));
 	const send = (message: object) => toClient.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 	return { connection, answers, send };
 }

@@ -6,23 +6,18 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { AnswerBook } from '../shared/answerReader';
 import { generateCase, registerAnswerers, type Case } from '../shared/jsonrpcCases';
 import { AgentConnection } from '../../src/node/connection';
 import { MemoryLog } from './helpers';
-
-interface Answer {
-	readonly id: string | number | null;
-	readonly result?: unknown;
-	readonly error?: { readonly code: number; readonly message: string };
-}
 
 describe('the connection under generated input', () => {
 	const toClient = new PassThrough();
 	const fromClient = new PassThrough();
 	const log = new MemoryLog();
 	const connection = new AgentConnection({ input: toClient, output: fromClient, maxLineBytes: 64 * 1024 * 1024, log });
-	const answers = new Map<string | number, Answer[]>();
-	let nullAnswers = 0;
+	const book = new AnswerBook(fromClient);
+	const answers = book.byId;
 	const unhandled: unknown[] = [];
 	const onUnhandled = (error: unknown) => unhandled.push(error);
 	const prototypeKeys = () => [Object, Array, Function, String, Number].map((c) => Object.getOwnPropertyNames(c.prototype).join()).join('|');
@@ -32,21 +27,6 @@ describe('the connection under generated input', () => {
 		process.on('unhandledRejection', onUnhandled);
 		process.on('uncaughtException', onUnhandled);
 		registerAnswerers(connection);
-		let buffered = '';
-		fromClient.setEncoding('utf8');
-		fromClient.on('data', (chunk: string) => {
-			buffered += chunk;
-			let nl: number;
-			while ((nl = buffered.indexOf('\n')) !== -1) {
-				const answer = JSON.parse(buffered.slice(0, nl)) as Answer;
-				buffered = buffered.slice(nl + 1);
-				if (answer.id === null) {
-					nullAnswers++;
-				} else {
-					answers.set(answer.id, [...(answers.get(answer.id) ?? []), answer]);
-				}
-			}
-		});
 		connection.listen();
 	});
 	after(() => {
@@ -63,7 +43,7 @@ describe('the connection under generated input', () => {
 		const expectedNulls = nullsBefore + cases.filter((c) => c.expect.kind === 'nullAnswer').length;
 		const ids = cases.flatMap((c) => (c.expect.kind === 'answer' ? [c.expect.id] : []));
 		const deadline = Date.now() + 10_000;
-		while (!(answers.has(id) && ids.every((i) => answers.has(i)) && nullAnswers >= expectedNulls) && Date.now() < deadline) {
+		while (!(answers.has(id) && ids.every((i) => answers.has(i)) && book.nullAnswers >= expectedNulls) && Date.now() < deadline) {
 			await new Promise((resolve) => setImmediate(resolve));
 		}
 		answers.delete(id);
@@ -75,7 +55,7 @@ describe('the connection under generated input', () => {
 			fc.asyncProperty(fc.array(generateCase(), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 4 }), async (cases, pieces) => {
 				runs++;
 				answers.clear();
-				const nullsBefore = nullAnswers;
+				const nullsBefore = book.nullAnswers;
 				// Lines arrive cut into arbitrary chunks, as from a pipe.
 				const bytes = Buffer.from(cases.map((c) => `${c.line}\n`).join(''), 'utf8');
 				const size = Math.ceil(bytes.length / pieces);
@@ -103,7 +83,7 @@ describe('the connection under generated input', () => {
 				for (const id of answers.keys()) {
 					assert.ok(expectedIds.has(id), `an answer nobody asked for: ${JSON.stringify(id)}`);
 				}
-				assert.equal(nullAnswers - nullsBefore, cases.filter((c) => c.expect.kind === 'nullAnswer').length, 'answers with id null');
+				assert.equal(book.nullAnswers - nullsBefore, cases.filter((c) => c.expect.kind === 'nullAnswer').length, 'answers with id null');
 				assert.deepEqual(unhandled, []);
 				assert.equal(connection.isClosed, false);
 				assert.equal(prototypeKeys(), prototypesBefore);

@@ -45,3 +45,28 @@ export async function screenshot(file: string, selector?: string): Promise<void>
 
 /** Ghost text the editor renders (inline completions) in the active editor. */
 export const GHOST_TEXT = '.editor-instance .monaco-editor .ghost-text-decoration, .editor-instance .monaco-editor .ghost-text, .editor-instance .monaco-editor .ghost-text-decoration-preview';
+
+/** The quick input's rows, as rendered (only those scrolled into view). */
+export const QUICK_ROWS = '.quick-input-widget .monaco-list-row';
+
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline) {
+			throw new Error(`timed out waiting for ${what}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 25));
+	}
+}
+
+/** Runs a command as a person does: F1, its title typed, Enter; resolves once the quick input titled `opens` shows, if given. */
+export async function runFromPalette(title: string, opens?: string): Promise<void> {
+	await press('F1');
+	await until(async () => (await query('.quick-input-widget')).count > 0, 'the command palette');
+	await type(title);
+	await until(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes(title.replace(/^.*?: /, ''))), `${title} in the palette`);
+	await press('Enter');
+	if (opens) {
+		await until(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === opens, opens);
+	}
+}

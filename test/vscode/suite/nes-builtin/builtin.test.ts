@@ -6,13 +6,11 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, query, screenshot, type } from '../browser';
+import { QUICK_ROWS, press, query, runFromPalette, screenshot, type } from '../browser';
 import { api, repoRoot, waitForState, waitUntil } from '../util';
 
 const BUILT_IN = 'Agent Link NES (built in)';
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : undefined;
-
-const QUICK_ROWS = '.quick-input-widget .monaco-list-row';
 
 let a: AgentLinkApi;
 
@@ -52,12 +50,7 @@ describe('Agent Link NES (built in), in the sample workspace', function () {
 	});
 
 	it('is in the agent picker of a clean profile with no agent installed', async () => {
-		await press('F1');
-		await waitUntil(async () => (await query('.quick-input-widget')).count > 0, 10_000, 'the command palette');
-		await type('Agent Link: Select Agent');
-		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Select Agent')), 10_000, 'the command');
-		await press('Enter');
-		await waitUntil(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === 'Agent Link: Select Agent', 10_000, 'the agent picker');
+		await runFromPalette('Agent Link: Select Agent', 'Agent Link: Select Agent');
 		await type('Agent Link NES');
 		await waitUntil(async () => (await query(QUICK_ROWS)).texts[0]?.includes(BUILT_IN) ?? false, 10_000, 'the built-in agent in the picker');
 		await press('Escape');

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { RegistryServer, fixtureArchives, sha256 } from '../../../shared/registryServer';
-import { press, query, screenshot, type } from '../browser';
+import { QUICK_ROWS, press, query, runFromPalette, screenshot, type } from '../browser';
 import { api, repoRoot, waitForState, waitUntil } from '../util';
 
 const AGENT = 'Fixture Registry Agent';
@@ -35,8 +35,6 @@ function registryDocument(server: RegistryServer, version: string, archive: Buff
 	};
 }
 
-/** The quick input widget's rows, as rendered. */
-const QUICK_ROWS = '.quick-input-widget .monaco-list-row';
 
 describe('agents from the ACP Registry, from the command palette', function () {
 	this.timeout(120_000);
@@ -59,12 +57,7 @@ describe('agents from the ACP Registry, from the command palette', function () {
 	it('picks a registry agent in the palette, asks consent, downloads, verifies and starts it', async () => {
 		const a = await api();
 		await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-		await press('F1');
-		await waitUntil(async () => (await query('.quick-input-widget')).count > 0, 10_000, 'the command palette');
-		await type('Agent Link: Select Agent');
-		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Select Agent')), 10_000, 'the command in the palette');
-		await press('Enter');
-		await waitUntil(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === 'Agent Link: Select Agent', 10_000, 'the agent picker');
+		await runFromPalette('Agent Link: Select Agent', 'Agent Link: Select Agent');
 		// The registry's section arrives once the list has loaded (the picker does not wait for it):
 		// typing filters what is there and what comes.
 		await type(AGENT);
@@ -107,12 +100,7 @@ describe('agents from the ACP Registry, from the command palette', function () {
 		server.set('/registry.json', registryDocument(server, '2.0.0', v2));
 		await a.registry.load(true);
 		assert.equal(a.registry.availableUpdate()?.version, '2.0.0');
-		await press('F1');
-		await waitUntil(async () => (await query('.quick-input-widget')).count > 0, 10_000, 'the command palette');
-		await waitUntil(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] !== 'Agent Link: Select Agent', 5_000, 'the command palette');
-		await type('Agent Link: Update Agent from the ACP Registry');
-		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Update Agent from the ACP Registry')), 10_000, 'the update command');
-		await press('Enter');
+		await runFromPalette('Agent Link: Update Agent from the ACP Registry');
 		await waitUntil(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('Install and run Fixture Registry Agent 2.0.0')), 15_000, 'consent for the new version');
 		await new Promise((resolve) => setTimeout(resolve, 600));
 		await press('Enter');

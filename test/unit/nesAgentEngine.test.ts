@@ -188,6 +188,16 @@ describe('rename propagation', () => {
 
 	// Property: for any identifier renamed at any occurrence, the engine proposes exactly the
 	// remaining occurrences, and applying them all gives the document renamed everywhere.
+	it('stays silent when a use is changed and only the declaration is left, or only imports', () => {
+		const replaced = new Editor(['const killedAt = performance.now();', 'report(Date.now() - killedAt);', ''].join('\n')).retype(1, 'killedAt', 'exitedAt');
+		assert.equal(replaced.suggest(), undefined);
+		const imported = new Editor(["import { AgentManager } from './agentManager';", '', 'function f(agents: AgentManager) {}', ''].join('\n')).retype(2, 'AgentManager', 'NesAgentSource');
+		assert.equal(imported.suggest(), undefined);
+		// With another use left, it is a rename: the declaration and that use follow.
+		const renamed = new Editor(['const total = 0;', 'log(total);', 'send(total);', ''].join('\n')).retype(1, 'total', 'sum');
+		assert.equal(renamed.suggest()?.kind, 'rename');
+	});
+
 	it('proposes exactly the remaining occurrences, for generated documents and renames', () => {
 		const name = fc.stringMatching(/^[a-z][a-zA-Z0-9]{0,6}$/);
 		fc.assert(
@@ -200,6 +210,9 @@ describe('rename propagation', () => {
 				const occurrences = lines.flatMap((l, line) => [...l.matchAll(new RegExp(`\\b${oldName}\\b`, 'g'))].map((m) => ({ line, character: m.index })));
 				fc.pre(occurrences.length >= 2);
 				const at = occurrences[which % occurrences.length]!;
+				// A use changed with nothing but the declaration left is a variable being replaced, not renamed: silent (tested below).
+				const remaining = occurrences.filter((o) => o !== at);
+				fc.pre(lines[at.line]!.startsWith('const') || !(remaining.length === 1 && lines[remaining[0]!.line]!.startsWith('const')));
 				const e = new Editor(text).backspace(at.line, at.character + oldName.length, oldName.length).type(at.line, at.character, newName);
 				const p = e.suggest();
 				assert.ok(p?.kind === 'rename');
@@ -212,6 +225,18 @@ describe('rename propagation', () => {
 });
 
 describe('repeated transformation', () => {
+	it('a new parameter where a function is declared is not repeated on its calls', () => {
+		const text = ['function preset(name: string, install: string) {', '\treturn name;', '}', "preset('a', 'npm i a');", "preset('b', 'npm i b');", ''].join('\n');
+		const declared = new Editor(text).type(0, text.indexOf(')'), ', registryId: string');
+		assert.equal(declared.suggest(), undefined);
+		const summary = ['function summary(samples: number[]) {}', 'summary(a);', 'summary(b);', ''].join('\n');
+		const typed = new Editor(summary).type(0, summary.indexOf(')'), ', cpu?: number[]');
+		assert.equal(typed.suggest(), undefined);
+		// The same new argument typed at a call is repeated on the other calls.
+		const call = new Editor(summary).type(1, 'summary(a'.length, ', cpu');
+		assert.equal(call.suggest()?.kind, 'edits');
+	});
+
 	it('var to const: the other declarations, nearest first, never the edited line', () => {
 		const text = ['var a = 1;', 'var b = 2;', 'foo(a, b);', 'var c = 3;', '  var d = 4;', 'const e = 5;', 'avar f = 6;', ''].join('\n');
 		const e = new Editor(text).retype(1, 'var', 'const');

@@ -113,6 +113,17 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	if (occurrences.length === 0) {
 		return undefined;
 	}
+	// Silent where the change points this place at another symbol rather than renaming one: the old name
+	// is left only in imports (it is declared in another file), or a use was changed and nothing but the
+	// declaration is left (a variable about to be replaced, not renamed).
+	const outsideImports = occurrences.filter((o) => !isImportLine(document.lineText(o.start.line)));
+	if (outsideImports.length === 0) {
+		return undefined;
+	}
+	const editedDeclaration = isDeclarationAt(document.lineText(change.line), change.column);
+	if (!editedDeclaration && declaration && outsideImports.length === 1 && outsideImports[0]!.start.line === declaration.line && outsideImports[0]!.start.character === declaration.character) {
+		return undefined;
+	}
 	if (newNameElsewhere && !input.earlierEdits.some((e) => sameRename(identifierChange(e), change))) {
 		return undefined;
 	}
@@ -122,10 +133,15 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 		oldName,
 		newName,
 		edited: { start: { line: change.line, character: change.column }, end: { line: change.line, character: change.column + newName.length } },
-		editedDeclaration: isDeclarationAt(document.lineText(change.line), change.column),
+		editedDeclaration,
 		declaration,
 		occurrences,
 	};
+}
+
+/** An import statement (ECMAScript, Python, Go, Rust, Java and the like): names there are declared elsewhere. */
+function isImportLine(text: string): boolean {
+	return /^\s*(?:import\b|from\s+\S+\s+import\b|use\s|using\s|#include\b|(?:const|let|var)\s+[^=]*=\s*require\s*\()/.test(text);
 }
 
 function sameRename(a: IdentifierChange | undefined, b: IdentifierChange): boolean {

@@ -96,6 +96,11 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 
 	// A new last argument: `f(a, b)` to `f(a, b, c)` repeats on every call of `f` that has arguments.
 	const call = removed === '' && inserted.trimStart().startsWith(',') && rightTokens[0]?.text === ')' ? callee(before) : undefined;
+	// A new parameter where the function is declared (`function f(a: T)` to `f(a: T, b: U)`) says nothing
+	// about its calls, which get a value, not `b: U`: silent.
+	if (call !== undefined && (new RegExp(`${DECLARATION_KEYWORDS}[ \\t]+${escapeRegExp(call)}\\s*\\($`).test(before.slice(0, before.lastIndexOf('(') + 1)) || /^\s*,\s*[\w$]+\??\s*:/.test(inserted))) {
+		return undefined;
+	}
 	if (call !== undefined && insertedTokens <= MAX_ARGUMENT_TOKENS) {
 		// Not where the function is declared (`function f(a: T)`): only calls.
 		const left = `${NOT_AFTER_IDENTIFIER}(?<!${DECLARATION_KEYWORDS}[ \\t]+)${escapeRegExp(call)}\\s*\\([^()]*[^()\\s]`;

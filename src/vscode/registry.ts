@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
 import { AGENT_PRESETS, type AgentChoice } from '../common/presets';
-import { age, chooseLaunch, compareVersions, consentFacts, registryPlatform, type ConsentFact, type RegistryAgent, type RegistryLaunch, type RegistryOffer } from '../common/registry';
+import { REGISTRY_MAX_AGE_MS, age, chooseLaunch, compareVersions, consentFacts, registryPlatform, type ConsentFact, type RegistryAgent, type RegistryLaunch, type RegistryOffer } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
 import { DownloadCancelledError, installBinary, loadCatalogue, removeOtherVersions, type Catalogue } from '../node/registryClient';
 import type { AgentManager } from './agentManager';
@@ -17,6 +17,8 @@ import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
 
 const CONSENT_KEY = 'agentLink.registry.consent';
+/** How long an unreachable registry is left alone before the next try (the saved copy serves meanwhile). */
+const OFFLINE_RETRY_MS = 5 * 60 * 1000;
 const INSTALLED_KEY = 'agentLink.registry.installed';
 
 /** What is remembered of a registry agent that was set up here. */
@@ -43,6 +45,7 @@ export interface RegistryListing {
 export class RegistryFeature implements vscode.Disposable {
 	private catalogue: Catalogue | undefined;
 	private loading: Promise<Catalogue | undefined> | undefined;
+	private attemptedAt = 0;
 	private readonly updateItem: vscode.StatusBarItem;
 	private readonly disposables: vscode.Disposable[] = [];
 
@@ -99,28 +102,36 @@ export class RegistryFeature implements vscode.Disposable {
 			return undefined;
 		}
 		if (!refresh && this.loading) {
-			return this.loading;
+			return this.loading; // one fetch at a time
 		}
-		this.loading = loadCatalogue({ url, cacheDir: path.join(this.context.globalStorageUri.fsPath, 'registry'), refresh }).then(
-			(catalogue) => {
+		// The list in memory while it is under an hour old; when the last try found the registry
+		// unreachable, the saved copy for a few minutes before trying again.
+		const held = this.catalogue;
+		if (!refresh && held?.url === url && Date.now() - (held.offline ? this.attemptedAt : held.fetchedAt) < (held.offline ? OFFLINE_RETRY_MS : REGISTRY_MAX_AGE_MS)) {
+			return held;
+		}
+		this.attemptedAt = Date.now();
+		const loading: Promise<Catalogue | undefined> = loadCatalogue({ url, cacheDir: path.join(this.context.globalStorageUri.fsPath, 'registry'), refresh })
+			.then((catalogue) => {
 				if (!this.catalogue || this.catalogue.fetchedAt !== catalogue.fetchedAt) {
 					for (const problem of catalogue.problems) {
 						this.log.warn(`ACP Registry: ${problem}`);
 					}
-					if (catalogue.offline) {
-						this.log.warn(`ACP Registry: using the copy saved ${age(catalogue.fetchedAt)}: ${catalogue.offline}`);
-					}
+				}
+				if (catalogue.offline && !this.catalogue?.offline) {
+					this.log.warn(`ACP Registry: using the copy saved ${age(catalogue.fetchedAt)}: ${catalogue.offline}`);
 				}
 				this.catalogue = catalogue;
 				this.renderUpdate();
 				return catalogue;
-			},
-			(error: unknown) => {
-				this.loading = undefined;
-				throw error;
-			},
-		);
-		return this.loading;
+			})
+			.finally(() => {
+				if (this.loading === loading) {
+					this.loading = undefined;
+				}
+			});
+		this.loading = loading;
+		return loading;
 	}
 
 	/** The registry section of the picker: agents not already configured, presets that are in it left out. */

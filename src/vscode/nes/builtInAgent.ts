@@ -41,10 +41,21 @@ export class BuiltInNesAgent implements vscode.Disposable {
 		);
 	}
 
-	/** Reads the stored key first, so the agent's first start already has it. */
+	/**
+	 * Reads the stored key first, so the agent's first start already has it; a secret store that
+	 * does not answer within a second does not hold up activation (a key that arrives later
+	 * restarts a running built-in agent with it).
+	 */
 	static async create(context: vscode.ExtensionContext, config: ConfigService, managers: readonly AgentManager[], log: ExtensionLog): Promise<BuiltInNesAgent> {
 		const agent = new BuiltInNesAgent(context, config, managers, log);
-		agent.apiKey = await agent.readKey();
+		const read = agent.readKey();
+		agent.apiKey = await Promise.race([read, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000))]);
+		void read.then((key) => {
+			if (key !== agent.apiKey) {
+				agent.apiKey = key;
+				agent.restartIfChanged();
+			}
+		});
 		agent.lastEnv = JSON.stringify(agent.choice().definition.env);
 		return agent;
 	}

@@ -8,6 +8,7 @@
  */
 import { EDITABLE_REGION_END, EDITABLE_REGION_START, USER_CURSOR, betweenMarkers, isChange, linesOf, markedExcerpt, rejectTokens, unifiedDiff, type Prompt, type PromptContext, type PromptFormat } from './types';
 
+// The instruction Zeta was fine-tuned with, word for word: part of the model's input format, like its markers.
 const INSTRUCTION =
 	'You are a code completion assistant and your task is to analyze user edits and then rewrite an excerpt that the user provides, suggesting the appropriate edits within the excerpt, taking into account the cursor location.';
 /** Lines of the editable region above and below the cursor, and of context around it. */

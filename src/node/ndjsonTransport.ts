@@ -68,11 +68,6 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 		);
 	}
 
-	/** Requests being handled (answer not written yet) and requests and notifications waiting behind them. */
-	get load(): { readonly handling: number; readonly queued: number } {
-		return { handling: this.admission.handling, queued: this.admission.queued };
-	}
-
 	/** The answer to request `id` has been written: let the next waiting request through. */
 	answered(id: RequestId): void {
 		this.admission.answered(id);

@@ -6,7 +6,7 @@
  * markers) and `### Response:`. The reply is the revised editable region,
  * with or without the markers, perhaps in a code fence.
  */
-import { EDITABLE_REGION_END, EDITABLE_REGION_START, USER_CURSOR, betweenMarkers, isChange, linesOf, markedExcerpt, rejectTokens, unifiedDiff, type Prompt, type PromptContext, type PromptFormat } from './types';
+import { EDITABLE_REGION_END, EDITABLE_REGION_START, USER_CURSOR, betweenMarkers, isChange, linesAround, linesOf, markedExcerpt, rejectTokens, unifiedDiff, type Prompt, type PromptContext, type PromptFormat } from './types';
 
 const SYSTEM =
 	'You are a next-edit predictor for a code editor. From the user\'s recent edits and the excerpt around their cursor, rewrite the editable region (between <|editable_region_start|> and <|editable_region_end|>) with the edit they are most likely to make next. Reply with the rewritten editable region only, markers included.';
@@ -21,8 +21,8 @@ export const instinct: PromptFormat = {
 	name: 'instinct',
 	build(context: PromptContext): Prompt {
 		const { document, cursor, path } = context;
-		const region = { startLine: Math.max(0, cursor.line - EDITABLE_ABOVE), endLine: Math.min(document.lineCount, cursor.line + EDITABLE_BELOW + 1) };
-		const window = { startLine: Math.max(0, cursor.line - WINDOW), endLine: Math.min(document.lineCount, cursor.line + WINDOW + 1) };
+		const region = linesAround(document, cursor.line, EDITABLE_ABOVE, EDITABLE_BELOW);
+		const window = linesAround(document, cursor.line, WINDOW, WINDOW);
 		const snippets = context.snippets.map((s) => `${CONTEXT_FILE} ${s.path}\n${SNIPPET}\n${s.text}`).join('\n');
 		const edits = context.recentEdits
 			.filter(({ edit }) => isChange(edit))

@@ -7,7 +7,7 @@
  * write. Generation stops at `<|file_sep|>` or `</s>`; an empty reply means
  * no suggestion.
  */
-import { linesOf, rejectTokens, trimmedEdit, type Prompt, type PromptContext, type PromptFormat } from './types';
+import { linesAround, linesOf, rejectTokens, trimmedEdit, type Prompt, type PromptContext, type PromptFormat } from './types';
 
 const FILE_SEP = '<|file_sep|>';
 const STOPS = [FILE_SEP, '</s>'];
@@ -34,7 +34,7 @@ export const sweep: PromptFormat = {
 	name: 'sweep',
 	build(context: PromptContext): Prompt {
 		const { document, cursor, path, lastEdit } = context;
-		const region = { startLine: Math.max(0, cursor.line - ABOVE), endLine: Math.min(document.lineCount, cursor.line + BELOW + 1) };
+		const region = linesAround(document, cursor.line, ABOVE, BELOW);
 		const current = linesOf(document, region.startLine, region.endLine);
 		// The window before the latest change: its lines put back where the change lies inside the window.
 		let original = current;

@@ -55,6 +55,17 @@ export function linesOf(document: TextLines, start: number, end: number): string
 	return out;
 }
 
+/** A span of lines `[startLine, endLine)`. */
+export interface LineSpan {
+	readonly startLine: number;
+	readonly endLine: number;
+}
+
+/** The lines from `above` before `line` to `below` after it, clamped to the document. */
+export function linesAround(document: TextLines, line: number, above: number, below: number): LineSpan {
+	return { startLine: Math.max(0, line - above), endLine: Math.min(document.lineCount, line + below + 1) };
+}
+
 /** The burst with its unchanged first and last lines left out, as a diff shows it. */
 export function trimmedEdit(edit: LineEdit): LineEdit {
 	let head = 0;
@@ -90,7 +101,7 @@ export const USER_CURSOR = '<|user_cursor_is_here|>';
  * The excerpt with Zeta's markers: `before` lines, the editable region (the
  * cursor marked), `after` lines.
  */
-export function markedExcerpt(context: PromptContext, region: { startLine: number; endLine: number }, window: { startLine: number; endLine: number }): string {
+export function markedExcerpt(context: PromptContext, region: LineSpan, window: LineSpan): string {
 	const { document, cursor } = context;
 	const editable = linesOf(document, region.startLine, region.endLine);
 	const at = cursor.line - region.startLine;

@@ -6,7 +6,7 @@
  * the cursor marked `<|user_cursor_is_here|>`; then `### Response:`. The reply
  * is the rewritten editable region between exactly one pair of markers.
  */
-import { EDITABLE_REGION_END, EDITABLE_REGION_START, USER_CURSOR, betweenMarkers, isChange, linesOf, markedExcerpt, rejectTokens, unifiedDiff, type Prompt, type PromptContext, type PromptFormat } from './types';
+import { EDITABLE_REGION_END, EDITABLE_REGION_START, USER_CURSOR, betweenMarkers, isChange, linesAround, linesOf, markedExcerpt, rejectTokens, unifiedDiff, type Prompt, type PromptContext, type PromptFormat } from './types';
 
 // The instruction Zeta was fine-tuned with, word for word: part of the model's input format, like its markers.
 const INSTRUCTION =
@@ -21,7 +21,7 @@ export const zeta: PromptFormat = {
 	name: 'zeta',
 	build(context: PromptContext): Prompt {
 		const { document, cursor, path } = context;
-		const region = { startLine: Math.max(0, cursor.line - EDITABLE_ABOVE), endLine: Math.min(document.lineCount, cursor.line + EDITABLE_BELOW + 1) };
+		const region = linesAround(document, cursor.line, EDITABLE_ABOVE, EDITABLE_BELOW);
 		const window = { startLine: Math.max(0, region.startLine - CONTEXT), endLine: Math.min(document.lineCount, region.endLine + CONTEXT) };
 		const edits = context.recentEdits
 			.filter(({ edit }) => isChange(edit))

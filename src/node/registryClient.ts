@@ -103,7 +103,7 @@ export async function loadCatalogue(options: CatalogueOptions): Promise<Catalogu
 	const cacheFile = path.join(options.cacheDir, 'registry.json');
 	const cached = await readCache(cacheFile, options.url);
 	if (cached && !options.refresh && now() - cached.fetchedAt < (options.maxAgeMs ?? REGISTRY_MAX_AGE_MS)) {
-		return { ...parseRegistry(cached.document), url: options.url, fetchedAt: cached.fetchedAt };
+		return { ...cached.registry, url: options.url, fetchedAt: cached.fetchedAt };
 	}
 	let document: unknown;
 	try {
@@ -124,18 +124,18 @@ export async function loadCatalogue(options: CatalogueOptions): Promise<Catalogu
 		return { ...parsed, url: options.url, fetchedAt };
 	} catch (error) {
 		if (cached) {
-			return { ...parseRegistry(cached.document), url: options.url, fetchedAt: cached.fetchedAt, offline: errorMessage(error) };
+			return { ...cached.registry, url: options.url, fetchedAt: cached.fetchedAt, offline: errorMessage(error) };
 		}
 		throw new Error(`The agent registry could not be loaded from ${options.url}, and there is no saved copy: ${errorMessage(error)}`);
 	}
 }
 
-async function readCache(file: string, url: string): Promise<CacheFile | undefined> {
+/** The saved copy for `url`, checked once as it is read. */
+async function readCache(file: string, url: string): Promise<{ readonly fetchedAt: number; readonly registry: ParsedRegistry } | undefined> {
 	try {
 		const cache = JSON.parse(await fs.promises.readFile(file, 'utf8')) as Partial<CacheFile>;
 		if (cache.url === url && typeof cache.fetchedAt === 'number' && cache.document !== undefined) {
-			parseRegistry(cache.document);
-			return cache as CacheFile;
+			return { fetchedAt: cache.fetchedAt, registry: parseRegistry(cache.document) };
 		}
 	} catch {
 		// No cache, or one that is unreadable: as if there were none.

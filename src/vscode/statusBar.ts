@@ -72,35 +72,34 @@ export class AgentStatusBar implements vscode.Disposable {
 		const md = new vscode.MarkdownString(undefined, true);
 		md.isTrusted = false;
 		this.item.backgroundColor = undefined;
+		// The NES agent's item says its role before the name.
+		const shown = state.kind === 'stopped' ? '' : this.options.role ? `${this.options.role}: ${state.name}` : state.name;
 		switch (state.kind) {
 			case 'stopped':
 				this.item.text = '$(debug-disconnect) Agent Link';
 				md.appendMarkdown('**Agent Link**: no agent running.\n\nClick to select an agent.');
 				break;
 			case 'starting':
-				this.item.text = `$(loading~spin) ${state.name}`;
+				this.item.text = `$(loading~spin) ${shown}`;
 				md.appendMarkdown(`**${escape(state.name)}**: starting…`);
 				break;
 			case 'ready':
-				this.item.text = `$(hubot) ${state.name}${this.servesNes() ? NES_SUFFIX[this.nesState].icon : ''}`;
+				this.item.text = `$(hubot) ${shown}${this.servesNes() ? NES_SUFFIX[this.nesState].icon : ''}`;
 				md.appendMarkdown(`**${escape(state.name)}**: ready (pid ${String(state.pid)}).\n\n`);
 				md.appendMarkdown(`${this.servesNes() ? `Next edit suggestions: ${NES_SUFFIX[this.nesState].label}.` : 'Next edit suggestions come from the NES agent.'}\n\nClick to switch agents.`);
 				break;
 			case 'crashed':
-				this.item.text = `$(warning) ${state.name}: crashed`;
+				this.item.text = `$(warning) ${shown}: crashed`;
 				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
 				md.appendMarkdown(`**${escape(state.name)}** crashed${state.restartingInMs !== undefined ? ', restarting' : ''}.\n\n`);
 				md.appendText(state.message);
 				break;
 			case 'failed':
-				this.item.text = `$(error) ${state.name}: stopped`;
+				this.item.text = `$(error) ${shown}: stopped`;
 				this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
 				md.appendMarkdown(`**${escape(state.name)}** is not running.\n\n`);
 				md.appendText(state.message);
 				break;
-		}
-		if (this.options.role && state.kind !== 'stopped') {
-			this.item.text = this.item.text.replace(/^(\$\([^)]+\) )/, `$1${this.options.role}: `);
 		}
 		this.item.tooltip = md;
 		const nes = state.kind === 'ready' && this.nesState !== 'off' && this.servesNes() ? `, next edit suggestions ${NES_SUFFIX[this.nesState].label}` : '';

@@ -91,8 +91,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	// Editor state answers whichever agent asks, for the sessions it created.
 	nesAgents.registerFeature(editorState);
 	context.subscriptions.push(editorState);
-	const registry = new RegistryFeature(context, agents, config, log);
-	context.subscriptions.push(nesAgents.addChoiceSource(() => registry.installedChoices()));
+	const registry = new RegistryFeature(context, agents, config, log, [nesAgents]);
 	context.subscriptions.push(config, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
 	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);

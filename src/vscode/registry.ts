@@ -54,13 +54,15 @@ export class RegistryFeature implements vscode.Disposable {
 		private readonly manager: AgentManager,
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
+		/** Other managers whose agents may be chosen from what is installed (the NES agent's). */
+		otherManagers: readonly AgentManager[] = [],
 	) {
 		this.updateItem = vscode.window.createStatusBarItem('agentLink.registryUpdate', vscode.StatusBarAlignment.Right, 99);
 		this.updateItem.name = 'Agent Link: agent update';
 		this.updateItem.command = 'agentLink.updateAgent';
 		this.disposables.push(
 			this.updateItem,
-			manager.addChoiceSource(() => this.installedChoices()),
+			...[manager, ...otherManagers].map((m) => m.addChoiceSource(() => this.installedChoices())),
 			manager.onDidChangeState((state) => {
 				if (state.kind === 'ready') {
 					void this.afterStart();

@@ -28,7 +28,6 @@ import { authenticate, isAuthRequired } from '../auth';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
 
-
 /** A live NES session with one agent. */
 export class NesSession {
 	private closed = false;

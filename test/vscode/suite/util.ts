@@ -25,8 +25,8 @@ export async function api(): Promise<AgentLinkApi> {
 	return ext.activate();
 }
 
-/** Resolves with the first state (current or future) that satisfies `predicate`. */
-export function waitForState(a: AgentLinkApi, predicate: (s: AgentState) => boolean, timeoutMs = 30_000): Promise<AgentState> {
+/** Resolves with the first state (current or future) of `a.agents` that satisfies `predicate` (pass `{ agents: a.nesAgents }` for the NES agent). */
+export function waitForState(a: Pick<AgentLinkApi, 'agents'>, predicate: (s: AgentState) => boolean, timeoutMs = 30_000): Promise<AgentState> {
 	if (predicate(a.agents.state)) {
 		return Promise.resolve(a.agents.state);
 	}

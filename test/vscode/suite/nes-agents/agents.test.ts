@@ -33,7 +33,7 @@ describe('the NES agent beside the chat agent', function () {
 	});
 
 	it('starts the NES agent on its own at startup and opens the NES session with it', async () => {
-		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === NES_AGENT);
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === NES_AGENT);
 		assert.equal(a.agents.state.kind, 'stopped', 'no chat agent was asked for');
 		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'the NES session with the NES agent');
 		assert.equal(a.nesAgentSelector.source, a.nesAgents);
@@ -61,8 +61,8 @@ describe('the NES agent beside the chat agent', function () {
 		const chatPid = await pidOf(a.agents);
 		const nesPid = await pidOf(a.nesAgents);
 		process.kill(nesPid, 'SIGKILL');
-		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'crashed');
-		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === NES_AGENT);
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'crashed');
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === NES_AGENT);
 		assert.notEqual(await pidOf(a.nesAgents), nesPid);
 		assert.equal(await pidOf(a.agents), chatPid);
 		assert.equal(a.agents.state.kind, 'ready');
@@ -73,7 +73,7 @@ describe('the NES agent beside the chat agent', function () {
 		await setNesAgent(CHAT_WITH_NES);
 		await vscode.commands.executeCommand('agentLink.selectAgent', CHAT_WITH_NES);
 		await waitForState(a, (s) => s.kind === 'ready' && s.name === CHAT_WITH_NES);
-		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'stopped');
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'stopped');
 		assert.equal(a.nesAgentSelector.source, a.agents);
 		await waitUntil(() => a.nes.current?.agent.name === CHAT_WITH_NES, 15_000, 'the NES session with the chat agent');
 	});
@@ -85,7 +85,7 @@ describe('the NES agent beside the chat agent', function () {
 		await waitUntil(() => a.nes.current === undefined, 10_000, 'no NES session: the chat agent offers none');
 		assert.equal(a.nesAgents.state.kind, 'stopped');
 		await setNesAgent(NES_AGENT);
-		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === NES_AGENT);
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === NES_AGENT);
 		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'the NES session back with the NES agent');
 	});
 });
@@ -94,7 +94,7 @@ describe('Agent Link NES (built in) as the NES agent', function () {
 	this.timeout(60_000);
 	let a: AgentLinkApi;
 	const BUILT_IN = 'Agent Link NES (built in)';
-	const nesState = (predicate: (s: AgentLinkApi['agents']['state']) => boolean) => waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, predicate);
+	const nesState = (predicate: (s: AgentLinkApi['agents']['state']) => boolean) => waitForState({ agents: a.nesAgents }, predicate);
 
 	const model = new OpenAiTestServer();
 	const SECRET = 'sk-test-not-a-real-key-4242';

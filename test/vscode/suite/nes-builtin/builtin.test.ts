@@ -45,7 +45,7 @@ describe('Agent Link NES (built in), in the sample workspace', function () {
 	before(async () => {
 		a = await api();
 		// The default NES agent starts by itself in a trusted workspace.
-		await waitForState({ ...a, agents: a.nesAgents } as AgentLinkApi, (s) => s.kind === 'ready' && s.name === BUILT_IN);
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === BUILT_IN);
 		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session with the built-in agent');
 	});
 

@@ -1,7 +1,8 @@
 /**
- * Starts, watches, restarts and stops the one agent Agent Link talks to.
+ * Starts, watches, restarts and stops one agent: the pool (agentPool.ts) keeps
+ * one manager per agent, shared by every role that names it.
  *
- * Two lifetimes: the manager lives as long as the extension; each
+ * Two lifetimes: the manager lives as long as some role holds its agent; each
  * {@link RunningAgent} lives as long as one agent process, and everything a
  * feature registers for that agent goes into its `disposables`, cleared on
  * every stop and restart.
@@ -9,7 +10,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
-import { agentChoices, type AgentChoice } from '../common/presets';
+import type { AgentChoice } from '../common/presets';
 import type { ClientCapabilities, ValidatedInitializeResponse } from '../common/protocol';
 import { RestartPolicy } from '../common/restartPolicy';
 import { SessionRegistry } from '../common/sessions';
@@ -62,8 +63,12 @@ export class AgentManager implements vscode.Disposable {
 	private running: RunningAgent | undefined;
 	private ready: ReadyAgent | undefined;
 	private lastChoice: AgentChoice | undefined;
-	private readonly choiceSources: (() => readonly AgentChoice[])[] = [];
 	private generation = 0;
+	private stopGeneration = -1;
+	/** The launch under way, so a role that joins a starting agent can wait for it. */
+	private launching: Promise<void> | undefined;
+	/** The process being ended, so a new one never starts beside it. */
+	private tearingDown: Promise<void> | undefined;
 	private restartTimer: NodeJS.Timeout | undefined;
 	private readonly features: AgentFeature[] = [];
 	private readonly policy = new RestartPolicy();
@@ -76,6 +81,8 @@ export class AgentManager implements vscode.Disposable {
 	readonly onDidBecomeReady = this.readyEmitter.event;
 
 	constructor(
+		/** The agent's name (its key in the pool). */
+		readonly name: string,
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 		private readonly clientInfo: ClientInfo,
@@ -104,31 +111,6 @@ export class AgentManager implements vscode.Disposable {
 		this.features.push(feature);
 	}
 
-	/** Configured agents first, then the presets they do not replace, then agents from other sources (the ACP Registry) by other names. */
-	choices(): AgentChoice[] {
-		const choices = agentChoices(this.config.current.agents);
-		const names = new Set(choices.map((c) => c.name));
-		for (const source of this.choiceSources) {
-			for (const choice of source()) {
-				if (!names.has(choice.name)) {
-					names.add(choice.name);
-					choices.push(choice);
-				}
-			}
-		}
-		return choices;
-	}
-
-	/** Adds agents that can be started by name (`agentLink.defaultAgent`, the select command's argument). */
-	addChoiceSource(source: () => readonly AgentChoice[]): vscode.Disposable {
-		this.choiceSources.push(source);
-		return new vscode.Disposable(() => this.choiceSources.splice(this.choiceSources.indexOf(source), 1));
-	}
-
-	findChoice(name: string): AgentChoice | undefined {
-		return this.choices().find((c) => c.name === name);
-	}
-
 	/** The client capabilities sent in `initialize`: only what the registered features implement. */
 	clientCapabilities(): ClientCapabilities {
 		const capabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
@@ -141,7 +123,22 @@ export class AgentManager implements vscode.Disposable {
 	/** Stops the current agent (if any) and starts `choice`. Resolves once it is ready or has failed. */
 	async start(choice: AgentChoice): Promise<void> {
 		this.policy.reset();
-		await this.launch(choice);
+		await this.trackLaunch(choice);
+	}
+
+	/** Resolves once the launch under way (if any) is ready or has failed. */
+	async whenSettled(): Promise<void> {
+		await this.launching;
+	}
+
+	private trackLaunch(choice: AgentChoice): Promise<void> {
+		const launching = this.launch(choice).finally(() => {
+			if (this.launching === launching) {
+				this.launching = undefined;
+			}
+		});
+		this.launching = launching;
+		return launching;
 	}
 
 	async restart(): Promise<void> {
@@ -149,26 +146,36 @@ export class AgentManager implements vscode.Disposable {
 			throw new Error('No agent has been started yet.');
 		}
 		this.policy.reset();
-		await this.launch(this.lastChoice);
+		await this.trackLaunch(this.lastChoice);
 	}
 
 	/** Stops the agent and everything it started. */
 	async stop(graceMs?: number): Promise<void> {
-		this.generation++;
+		const generation = ++this.generation;
+		this.stopGeneration = generation;
 		this.clearRestartTimer();
 		await this.teardown(graceMs);
-		this.setState({ kind: 'stopped' });
+		// A start asked for meanwhile has the last word.
+		if (generation === this.generation) {
+			this.setState({ kind: 'stopped' });
+		}
+	}
+
+	/** Whether a stop was asked for and has not finished (nor been overtaken by a start). */
+	get stopping(): boolean {
+		return this.stopGeneration === this.generation && this.stateValue.kind !== 'stopped';
 	}
 
 	private async launch(choice: AgentChoice): Promise<void> {
 		const generation = ++this.generation;
 		this.clearRestartTimer();
+		// Starting from the moment it is asked for, so a role that joins now shares this launch.
+		this.lastChoice = choice;
+		this.setState({ kind: 'starting', name: choice.name });
 		await this.teardown();
 		if (generation !== this.generation) {
 			return;
 		}
-		this.lastChoice = choice;
-		this.setState({ kind: 'starting', name: choice.name });
 		const config = this.config.current;
 		let handle: AgentHandle;
 		try {
@@ -254,12 +261,12 @@ export class AgentManager implements vscode.Disposable {
 			this.log.info(`Restarting ${choice.name} in ${decision.delayMs} ms (restart ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
 			this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs });
 		}
-		await running.handle.dispose();
+		await this.trackTeardown(running.handle.dispose());
 		if (decision.restart && generation === this.generation) {
 			this.restartTimer = setTimeout(() => {
 				this.restartTimer = undefined;
 				if (generation === this.generation) {
-					void this.launch(choice);
+					void this.trackLaunch(choice);
 				}
 			}, decision.delayMs);
 		}
@@ -302,7 +309,25 @@ export class AgentManager implements vscode.Disposable {
 		this.log.info(`Auth methods: ${methods.length > 0 ? methods.join(', ') : 'none'}`);
 	}
 
-	private async teardown(graceMs?: number): Promise<void> {
+	/** Ends the running process (if any), and waits for any end already under way. */
+	private teardown(graceMs?: number): Promise<void> {
+		return this.trackTeardown(this.endRunning(graceMs));
+	}
+
+	/** Work that ends a process: a launch waits for all of it, so a new process never starts beside a dying one. */
+	private trackTeardown(work: Promise<void>): Promise<void> {
+		const all: Promise<void> = Promise.all([this.tearingDown, work])
+			.then(() => undefined)
+			.finally(() => {
+				if (this.tearingDown === all) {
+					this.tearingDown = undefined;
+				}
+			});
+		this.tearingDown = all;
+		return all;
+	}
+
+	private async endRunning(graceMs: number | undefined): Promise<void> {
 		const running = this.running;
 		const ready = this.ready;
 		this.running = undefined;

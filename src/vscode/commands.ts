@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeCommand, type AgentChoice } from '../common/presets';
 import type { RegistryAgent } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
-import type { AgentManager } from './agentManager';
+import type { AgentRole } from './agentPool';
 import type { ExtensionLog } from './log';
 import { offerText, type RegistryFeature, type RegistryListing } from './registry';
 
@@ -22,7 +22,7 @@ interface ChoiceItem extends vscode.QuickPickItem {
 	readonly showLog?: true;
 }
 
-export function registerCommands(manager: AgentManager, log: ExtensionLog, registry?: RegistryFeature): vscode.Disposable[] {
+export function registerCommands(manager: AgentRole, log: ExtensionLog, registry?: RegistryFeature): vscode.Disposable[] {
 	return [
 		vscode.commands.registerCommand(Commands.selectAgent, async (name?: unknown) => {
 			// Tests and keybindings may pass a name; the palette shows the picker.
@@ -68,7 +68,7 @@ export function registerCommands(manager: AgentManager, log: ExtensionLog, regis
  * added when its list has loaded (the picker shows it is busy meanwhile), so a slow network never
  * holds the picker up.
  */
-async function pickAgent(manager: AgentManager, registry: RegistryFeature | undefined): Promise<ChoiceItem | undefined> {
+async function pickAgent(manager: AgentRole, registry: RegistryFeature | undefined): Promise<ChoiceItem | undefined> {
 	const current = manager.state.kind === 'stopped' ? undefined : manager.currentChoice?.name;
 	const choices = manager.choices();
 	const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();

@@ -42,7 +42,8 @@ import {
 } from '../common/editorStateProtocol';
 import { errorMessage, type Logger } from '../common/log';
 import { ErrorCodes, type ClientCapabilities } from '../common/protocol';
-import type { AgentFeature, AgentManager, RunningAgent } from './agentManager';
+import type { AgentFeature, RunningAgent } from './agentManager';
+import type { AgentPool } from './agentPool';
 
 /** The workspace-state key of the recent list. */
 export const RECENT_STATE_KEY = 'agentLink.editorState.recentDocuments';
@@ -77,7 +78,7 @@ export class EditorStateFeature implements AgentFeature, vscode.Disposable {
 	private persisting: Thenable<void> = Promise.resolve();
 
 	constructor(
-		agents: AgentManager,
+		agents: Pick<AgentPool, 'registerFeature'>,
 		private readonly state: vscode.Memento,
 		private readonly log: Logger,
 	) {

@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
-import { AgentManager, type AgentState } from './agentManager';
+import type { AgentState } from './agentManager';
+import { AgentPool, AgentRole } from './agentPool';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { EditorStateFeature } from './editorState';
@@ -21,10 +22,12 @@ import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
 export interface AgentLinkApi {
-	/** The chat agent. */
-	readonly agents: AgentManager;
-	/** The NES agent when it runs beside the chat agent (agentLink.nes.agent). */
-	readonly nesAgents: AgentManager;
+	/** Every running agent, one process per agent. */
+	readonly pool: AgentPool;
+	/** The chat agent's role: the agent **Select Agent** chose, shown in the status bar. */
+	readonly agents: AgentRole;
+	/** The NES agent's role (agentLink.nes.agent): the same pooled agent when both name one. */
+	readonly nesAgents: AgentRole;
 	/** Which of the two serves next edit suggestions. */
 	readonly nesAgentSelector: NesAgentSelector;
 	readonly nes: NesSessionManager;
@@ -43,7 +46,7 @@ export interface AgentLinkApi {
 	readonly activationMs: number;
 }
 
-let managers: AgentManager[] = [];
+let pool: AgentPool | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentLinkApi> {
 	const started = performance.now();
@@ -70,13 +73,25 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const config = new ConfigService(log);
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 	const clientInfo = { name: 'agent-link', title: 'Agent Link', version };
-	const agents = new AgentManager(config, log, clientInfo);
-	// The NES agent runs beside the chat agent, in a manager of its own (nes/nesAgent.ts).
-	const nesAgents = new AgentManager(config, log, clientInfo);
-	managers = [agents, nesAgents];
-	context.subscriptions.push(await BuiltInNesAgent.create(context, config, managers, log));
+	const agentPool = new AgentPool(config, log, clientInfo);
+	pool = agentPool;
+	// Two roles hold agents of the pool: the chat agent and the NES agent (nes/nesAgent.ts); one
+	// process when both name the same agent.
+	const agents = new AgentRole('chat', agentPool);
+	const nesAgents = new AgentRole('NES', agentPool);
+	context.subscriptions.push(await BuiltInNesAgent.create(context, config, agentPool, log));
 	const statusBar = new AgentStatusBar(agents);
-	const nesStatusBar = new AgentStatusBar(nesAgents, { id: 'agentLink.nesStatus', name: 'Agent Link: NES agent', command: 'agentLink.nes.selectAgent', priority: 99, hideWhenStopped: true, role: 'NES agent' });
+	const nesStatusBar = new AgentStatusBar(nesAgents, {
+		id: 'agentLink.nesStatus',
+		name: 'Agent Link: NES agent',
+		command: 'agentLink.nes.selectAgent',
+		priority: 99,
+		hideWhenStopped: true,
+		// The chat agent's item says it all when its process serves both roles.
+		hiddenWhen: () => nesAgents.sharesWith(agents),
+		refreshOn: [agents.onDidChangeState],
+		role: 'NES agent',
+	});
 	const nesAgentSelector = new NesAgentSelector(agents, nesAgents, config, log);
 	const nes = new NesSessionManager(nesAgentSelector, config, log);
 	const documentSync = new DocumentSync(nes, config, log);
@@ -84,15 +99,14 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const contextRecorder = new ContextRecorder(nes, config, log);
 	const view = new StableApiView(context.extensionUri);
 	const nesController = new NesController(nes, contextRecorder, config, log, view);
-	statusBar.trackNes(nesController, () => nesAgentSelector.source === agents, nesAgentSelector.onDidChangeSource);
+	statusBar.trackNes(nesController, () => nesAgentSelector.shared, nesAgentSelector.onDidChangeSource);
 	nesStatusBar.trackNes(nesController, () => nesAgentSelector.source === nesAgents, nesAgentSelector.onDidChangeSource);
 	context.subscriptions.push(contextRecorder, nesController, view);
-	const editorState = new EditorStateFeature(agents, context.workspaceState, log);
 	// Editor state answers whichever agent asks, for the sessions it created.
-	nesAgents.registerFeature(editorState);
+	const editorState = new EditorStateFeature(agentPool, context.workspaceState, log);
 	context.subscriptions.push(editorState);
-	const registry = new RegistryFeature(context, agents, config, log, [nesAgents]);
-	context.subscriptions.push(config, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
+	const registry = new RegistryFeature(context, agents, config, log);
+	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
 	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
 
@@ -101,6 +115,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	nesAgentSelector.reconcile();
 
 	return {
+		pool: agentPool,
 		agents,
 		nesAgents,
 		nesAgentSelector,
@@ -115,7 +130,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 }
 
 /** `agentLink.defaultAgent` starts on activation, in a trusted workspace only. */
-function startDefaultAgent(agents: AgentManager, config: ConfigService, log: ExtensionLog): void {
+function startDefaultAgent(agents: AgentRole, config: ConfigService, log: ExtensionLog): void {
 	const name = config.current.defaultAgent;
 	if (!name || agents.state.kind !== 'stopped') {
 		return;
@@ -133,6 +148,6 @@ function startDefaultAgent(agents: AgentManager, config: ConfigService, log: Ext
 }
 
 export async function deactivate(): Promise<void> {
-	await Promise.all(managers.map((m) => m.shutdown()));
-	managers = [];
+	await pool?.shutdown();
+	pool = undefined;
 }

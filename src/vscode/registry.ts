@@ -12,7 +12,7 @@ import { AGENT_PRESETS, type AgentChoice } from '../common/presets';
 import { REGISTRY_MAX_AGE_MS, age, chooseLaunch, compareVersions, consentFacts, registryPlatform, type ConsentFact, type RegistryAgent, type RegistryLaunch, type RegistryOffer } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
 import { DownloadCancelledError, installBinary, loadCatalogue, removeOtherVersions, type Catalogue } from '../node/registryClient';
-import type { AgentManager } from './agentManager';
+import type { AgentRole } from './agentPool';
 import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
 
@@ -51,18 +51,18 @@ export class RegistryFeature implements vscode.Disposable {
 
 	constructor(
 		private readonly context: vscode.ExtensionContext,
-		private readonly manager: AgentManager,
+		/** The chat role: the agent **Update Agent** updates. */
+		private readonly manager: AgentRole,
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
-		/** Other managers whose agents may be chosen from what is installed (the NES agent's). */
-		otherManagers: readonly AgentManager[] = [],
 	) {
 		this.updateItem = vscode.window.createStatusBarItem('agentLink.registryUpdate', vscode.StatusBarAlignment.Right, 99);
 		this.updateItem.name = 'Agent Link: agent update';
 		this.updateItem.command = 'agentLink.updateAgent';
 		this.disposables.push(
 			this.updateItem,
-			...[manager, ...otherManagers].map((m) => m.addChoiceSource(() => this.installedChoices())),
+			// Choices of every role: the pool's.
+			manager.addChoiceSource(() => this.installedChoices()),
 			manager.onDidChangeState((state) => {
 				if (state.kind === 'ready') {
 					void this.afterStart();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { AgentManager, AgentState } from './agentManager';
+import type { AgentState } from './agentManager';
+import type { AgentRole } from './agentPool';
 import { Commands } from './commands';
 import type { NesDisplayState } from './nes/controller';
 
@@ -20,6 +21,10 @@ export interface AgentStatusBarOptions {
 	readonly priority: number;
 	/** Hidden while its agent is stopped (the NES agent's item, when the chat agent serves suggestions). */
 	readonly hideWhenStopped?: boolean;
+	/** Hidden while this says so (the NES agent's item, while the chat agent's process serves both roles). */
+	readonly hiddenWhen?: () => boolean;
+	/** Events after which `hiddenWhen` is asked again. */
+	readonly refreshOn?: readonly vscode.Event<unknown>[];
 	/** Said before the agent's name in the tooltip and to screen readers. */
 	readonly role?: string;
 }
@@ -27,20 +32,20 @@ export interface AgentStatusBarOptions {
 /** The agent's name and health, bottom right; a click opens the agent picker. */
 export class AgentStatusBar implements vscode.Disposable {
 	private readonly item: vscode.StatusBarItem;
-	private readonly listener: vscode.Disposable;
+	private readonly listeners: vscode.Disposable[];
 	private nesListener: vscode.Disposable | undefined;
 	private nesState: NesDisplayState = 'off';
 	private servesNes: () => boolean = () => true;
 
 	constructor(
-		private readonly manager: AgentManager,
+		private readonly manager: AgentRole,
 		private readonly options: AgentStatusBarOptions = { id: 'agentLink.status', name: 'Agent Link', command: Commands.selectAgent, priority: 100 },
 	) {
 		this.item = vscode.window.createStatusBarItem(options.id, vscode.StatusBarAlignment.Right, options.priority);
 		this.item.name = options.name;
 		this.item.command = options.command;
 		this.render(manager.state);
-		this.listener = manager.onDidChangeState((state) => this.render(state));
+		this.listeners = [manager.onDidChangeState((state) => this.render(state)), ...(options.refreshOn ?? []).map((event) => event(() => this.render(this.manager.state)))];
 	}
 
 	/** Shows the NES state of `controller` next to the agent. */
@@ -104,7 +109,7 @@ export class AgentStatusBar implements vscode.Disposable {
 		this.item.tooltip = md;
 		const nes = state.kind === 'ready' && this.nesState !== 'off' && this.servesNes() ? `, next edit suggestions ${NES_SUFFIX[this.nesState].label}` : '';
 		this.item.accessibilityInformation = { label: `Agent Link${this.options.role ? ` ${this.options.role}` : ''}: ${stateLabel(state)}${nes}` };
-		if (this.options.hideWhenStopped && state.kind === 'stopped') {
+		if ((this.options.hideWhenStopped && state.kind === 'stopped') || this.options.hiddenWhen?.()) {
 			this.item.hide();
 		} else {
 			this.item.show();
@@ -112,7 +117,7 @@ export class AgentStatusBar implements vscode.Disposable {
 	}
 
 	dispose(): void {
-		this.listener.dispose();
+		this.listeners.forEach((d) => d.dispose());
 		this.nesListener?.dispose();
 		this.item.dispose();
 	}

@@ -77,6 +77,22 @@ function prepareNesContextWorkspace(workspace) {
 	writeFileSync(join(workspace, 'src', 'other.ts'), "export const other = 'other';\n");
 }
 
+function oneProcessSettings(ctx) {
+	const nes = { agentCapabilities: { nes: { events: { document: {} } } } };
+	return {
+		'agentLink.defaultAgent': 'Shared Agent',
+		'agentLink.nes.agent': 'Shared Agent',
+		'agentLink.agents': {
+			'Shared Agent': ctx.fixtureAgent('well-behaved.mjs', { ...nes, pidLog: join(ctx.workspace, '.pids') }),
+			'Other NES Agent': ctx.fixtureAgent('well-behaved.mjs', nes),
+		},
+	};
+}
+
+function prepareOneProcess(workspace) {
+	writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+}
+
 export const suites = [
 	{
 		name: 'main',
@@ -137,6 +153,20 @@ export const suites = [
 		name: 'untrusted',
 		trust: true,
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
+	},
+	{
+		// One agent for everything: the window opens with both roles naming the same agent, which
+		// writes its pid to .pids in the workspace each time a process of it starts.
+		name: 'one-process',
+		settings: oneProcessSettings,
+		prepare: prepareOneProcess,
+	},
+	{
+		// The same, opened untrusted: nothing starts until trust is granted through the workbench.
+		name: 'one-process-trust',
+		trust: true,
+		settings: oneProcessSettings,
+		prepare: prepareOneProcess,
 	},
 	{
 		name: 'nes-session',

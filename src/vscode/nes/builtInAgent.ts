@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILT_IN_NES_AGENT, builtInNesAgent, type AgentChoice } from '../../common/presets';
-import type { AgentManager } from '../agentManager';
+import type { AgentPool } from '../agentPool';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
 
@@ -22,14 +22,12 @@ export class BuiltInNesAgent implements vscode.Disposable {
 	private constructor(
 		private readonly context: vscode.ExtensionContext,
 		private readonly config: ConfigService,
-		private readonly managers: readonly AgentManager[],
+		private readonly pool: AgentPool,
 		private readonly log: ExtensionLog,
 	) {
 		this.lastEnv = JSON.stringify(this.choice().definition.env);
-		for (const manager of managers) {
-			this.disposables.push(manager.addChoiceSource(() => [this.choice()]));
-		}
 		this.disposables.push(
+			pool.addChoiceSource(() => [this.choice()]),
 			config.onDidChange(() => this.restartIfChanged()),
 			context.secrets.onDidChange(async (event) => {
 				if (event.key === SECRET_KEY) {
@@ -46,8 +44,8 @@ export class BuiltInNesAgent implements vscode.Disposable {
 	 * does not answer within a second does not hold up activation (a key that arrives later
 	 * restarts a running built-in agent with it).
 	 */
-	static async create(context: vscode.ExtensionContext, config: ConfigService, managers: readonly AgentManager[], log: ExtensionLog): Promise<BuiltInNesAgent> {
-		const agent = new BuiltInNesAgent(context, config, managers, log);
+	static async create(context: vscode.ExtensionContext, config: ConfigService, pool: AgentPool, log: ExtensionLog): Promise<BuiltInNesAgent> {
+		const agent = new BuiltInNesAgent(context, config, pool, log);
 		const read = agent.readKey();
 		agent.apiKey = await Promise.race([read, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000))]);
 		void read.then((key) => {
@@ -93,11 +91,11 @@ export class BuiltInNesAgent implements vscode.Disposable {
 			return;
 		}
 		this.lastEnv = env;
-		for (const manager of this.managers) {
-			if (manager.currentChoice?.name === BUILT_IN_NES_AGENT && manager.state.kind !== 'stopped') {
-				this.log.info(`Restarting ${BUILT_IN_NES_AGENT}: its model settings changed.`);
-				void manager.start(this.choice());
-			}
+		// One process, whichever roles hold it.
+		const manager = this.pool.get(BUILT_IN_NES_AGENT);
+		if (manager && manager.state.kind !== 'stopped') {
+			this.log.info(`Restarting ${BUILT_IN_NES_AGENT}: its model settings changed.`);
+			void manager.start(this.choice());
 		}
 	}
 

@@ -2,75 +2,70 @@
  * Which agent next edit suggestions come from. Most people chat with one agent
  * and take suggestions from another (by default Agent Link's own NES agent), so
  * the NES agent is chosen on its own (`agentLink.nes.agent`, **Select NES
- * Agent**) and runs beside the chat agent in a manager of its own: its own
- * process, connection, restart policy and status. When both roles name the same
- * agent, or the setting is empty, the chat agent's process serves both and no
- * second one is started.
+ * Agent**) and held by a role of its own in the agent pool: its own process,
+ * connection, restart policy and status, beside the chat agent. When both roles
+ * name the same agent they hold the same pooled agent, so one process serves
+ * both; when the setting is empty, suggestions come from the chat agent.
  */
 import * as vscode from 'vscode';
 import { BUILT_IN_NES_AGENT, type AgentChoice } from '../../common/presets';
-import type { AgentManager } from '../agentManager';
+import type { AgentRole } from '../agentPool';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
 
 export class NesAgentSelector implements vscode.Disposable {
-	private sourceValue: AgentManager;
+	private sourceValue: AgentRole;
 	/** The NES agent this selector last started, so a failed start is not retried in a loop. */
 	private startedFor: string | undefined;
 	private warnedMissing: string | undefined;
-	private readonly emitter = new vscode.EventEmitter<AgentManager>();
+	private readonly emitter = new vscode.EventEmitter<AgentRole>();
 	private readonly disposables: vscode.Disposable[] = [];
 
-	/** Fires when suggestions move from one agent manager to the other. */
+	/** Fires when suggestions move from one role's agent to the other's. */
 	readonly onDidChangeSource = this.emitter.event;
 
 	constructor(
-		readonly chat: AgentManager,
-		readonly nesAgents: AgentManager,
+		readonly chat: AgentRole,
+		readonly nesAgents: AgentRole,
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 	) {
-		this.sourceValue = chat;
+		this.sourceValue = config.current.nes.agent === '' ? chat : nesAgents;
 		this.disposables.push(
 			this.emitter,
 			config.onDidChange(() => this.reconcile()),
-			chat.onDidChangeState(() => this.reconcile()),
 			vscode.workspace.onDidGrantWorkspaceTrust(() => this.reconcile()),
 			vscode.commands.registerCommand('agentLink.nes.selectAgent', () => this.pick()),
 		);
 	}
 
-	/** The manager whose agent serves next edit suggestions now. */
-	get source(): AgentManager {
+	/** The role whose agent serves next edit suggestions now. */
+	get source(): AgentRole {
 		return this.sourceValue;
 	}
 
-	/** Both managers, for features every agent gets (editor state, NES capabilities). */
-	get managers(): readonly AgentManager[] {
+	/** Both roles, whose state changes the NES session follows. */
+	get roles(): readonly AgentRole[] {
 		return [this.chat, this.nesAgents];
 	}
 
-	/** Whether the chat agent serves suggestions too (the setting is empty or names it). */
+	/** Whether the chat agent's process serves suggestions too (the setting is empty, or both roles hold the same agent). */
 	get shared(): boolean {
-		const wanted = this.config.current.nes.agent;
-		return wanted === '' || (this.chat.state.kind !== 'stopped' && this.chat.currentChoice?.name === wanted);
+		return this.sourceValue === this.chat || this.nesAgents.sharesWith(this.chat);
 	}
 
-	/** Starts, stops or hands over the NES agent so it matches the settings and the chat agent. Idempotent. */
+	/** Starts, stops or hands over the NES agent so it matches the settings. Idempotent. */
 	reconcile(): void {
 		const { enabled, agent: wanted } = this.config.current.nes;
-		const shared = this.shared;
-		const source = shared ? this.chat : this.nesAgents;
+		const source = wanted === '' ? this.chat : this.nesAgents;
 		if (source !== this.sourceValue) {
 			this.sourceValue = source;
-			this.log.info(shared ? 'Next edit suggestions come from the chat agent.' : `Next edit suggestions come from ${wanted}, beside the chat agent.`);
+			this.log.info(source === this.chat ? 'Next edit suggestions come from the chat agent.' : `Next edit suggestions come from ${wanted}.`);
 			this.emitter.fire(source);
 		}
-		if (shared || !enabled) {
+		if (wanted === '' || !enabled) {
 			this.startedFor = undefined;
-			if (this.nesAgents.state.kind !== 'stopped') {
-				void this.nesAgents.stop();
-			}
+			void this.nesAgents.stop();
 			return;
 		}
 		if (this.startedFor === wanted || !vscode.workspace.isTrusted) {
@@ -85,6 +80,7 @@ export class NesAgentSelector implements vscode.Disposable {
 			return;
 		}
 		this.startedFor = wanted;
+		// Joins the chat agent's process when the chat role already runs this agent.
 		void this.nesAgents.start(choice);
 	}
 

@@ -23,7 +23,8 @@ import { parseRemoteUrl, type NesRepository } from '../../common/nes/repository'
 import type { ClientCapabilities } from '../../common/protocol';
 import { readGitRemoteUrl } from '../../node/git';
 import type { CancellationToken } from 'vscode-jsonrpc/node';
-import type { AgentFeature, AgentManager, ReadyAgent } from '../agentManager';
+import type { AgentFeature, ReadyAgent } from '../agentManager';
+import type { AgentRole } from '../agentPool';
 import { authenticate, isAuthRequired } from '../auth';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
@@ -95,19 +96,21 @@ export class NesSession {
 }
 
 /**
- * The agents next edit suggestions may come from (nesAgent.ts): the chat agent's manager and the
- * NES agent's, and which of them serves suggestions now.
+ * The agents next edit suggestions may come from (nesAgent.ts): the chat role's and the NES
+ * role's, and which of them serves suggestions now.
  */
 export interface NesAgentSource {
-	readonly source: AgentManager;
-	readonly managers: readonly AgentManager[];
-	readonly onDidChangeSource: vscode.Event<AgentManager>;
+	readonly source: AgentRole;
+	readonly roles: readonly AgentRole[];
+	readonly onDidChangeSource: vscode.Event<AgentRole>;
 }
 
 /** Starts and ends the NES session as agents come and go and `agentLink.nes.enabled` changes. */
 export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	private session: NesSession | undefined;
 	private starting: Promise<void> | undefined;
+	/** Agents told once that their NES capabilities are invalid. */
+	private readonly warnedInvalid = new WeakSet<ReadyAgent>();
 	private readonly startEmitter = new vscode.EventEmitter<NesSession>();
 	private readonly endEmitter = new vscode.EventEmitter<NesSession>();
 	private readonly disposables: vscode.Disposable[] = [];
@@ -123,18 +126,9 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 	) {
-		for (const manager of agents.managers) {
-			manager.registerFeature(this);
-			this.disposables.push(
-				manager.onDidChangeState((state) => {
-					if (state.kind !== 'ready' && this.session && this.session.agent !== this.agents.source.readyAgent) {
-						const ended = this.session;
-						this.session = undefined;
-						ended.markClosed();
-						this.endEmitter.fire(ended);
-					}
-				}),
-			);
+		agents.source.registerFeature(this);
+		for (const role of agents.roles) {
+			this.disposables.push(role.onDidChangeState(() => this.follow()));
 		}
 		this.disposables.push(
 			config.onDidChange((c) => {
@@ -147,16 +141,31 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 			}),
 			// Suggestions moved to the other agent (agentLink.nes.agent, or the chat agent switched):
 			// close the session with the old one, which may keep running, and open one with the new.
-			agents.onDidChangeSource((source) => {
-				if (this.session && this.session.agent !== source.readyAgent) {
-					void this.end('next edit suggestions now come from another agent');
-				}
-				const agent = source.readyAgent;
-				if (agent && this.config.current.nes.enabled && !this.session) {
-					void this.begin(agent);
-				}
-			}),
+			agents.onDidChangeSource(() => this.follow()),
 		);
+	}
+
+	/**
+	 * Keeps the session with the agent that serves suggestions as roles change agents and agents
+	 * change state: a session whose agent no longer serves them ends (with `nes/close` while its
+	 * process still runs: another role may keep it), and an agent that serves them and is ready
+	 * (say, one the NES role joined after the chat role started it) gets one.
+	 */
+	private follow(): void {
+		const agent = this.agents.source.readyAgent;
+		const session = this.session;
+		if (session && session.agent !== agent) {
+			if (session.agent.handle.connection.isClosed) {
+				this.session = undefined;
+				session.markClosed();
+				this.endEmitter.fire(session);
+			} else {
+				void this.end('next edit suggestions now come from another agent');
+			}
+		}
+		if (agent && !this.session && this.config.current.nes.enabled) {
+			void this.begin(agent);
+		}
 	}
 
 	/**
@@ -213,6 +222,9 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	}
 
 	private begin(agent: ReadyAgent): Promise<void> {
+		if (this.session?.agent === agent) {
+			return Promise.resolve();
+		}
 		if (this.starting) {
 			// One start at a time; if it was for another agent, this one's turn comes after it.
 			return this.starting.then(() => {
@@ -232,6 +244,10 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 			return;
 		}
 		if (!detected.ok) {
+			if (this.warnedInvalid.has(agent)) {
+				return;
+			}
+			this.warnedInvalid.add(agent);
 			this.log.warn(`${agent.name} advertises next edit suggestions, but its capabilities are invalid (${detected.reason}); NES stays off.`);
 			return;
 		}

@@ -6,6 +6,7 @@
 //   {type: 'text', delayMs?}                page.keyboard.type
 //   {count: selector, text?: true}          how many elements match (and their text)
 //   {screenshot: absolute .png path, selector?}  a PNG of the page, or of the first match
+//   {click: selector, text?}                a mouse click on the first match (holding `text`, if given)
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
 //                                           returns the milliseconds in between, the page checked
 //                                           on every animation frame (benchmarks)
@@ -62,6 +63,11 @@ export async function startBridge(getPage) {
       const locator = page.locator(request.count);
       const count = await locator.count();
       return { count, ...(request.text ? { texts: await locator.allTextContents() } : {}) };
+    }
+    if (typeof request.click === 'string') {
+      const matches = page.locator(request.click);
+      await (typeof request.text === 'string' ? matches.filter({ hasText: request.text }) : matches).first().click({ timeout: 10_000 });
+      return { clicked: request.click };
     }
     if (typeof request.screenshot === 'string') {
       if (!path.isAbsolute(request.screenshot) || !request.screenshot.endsWith('.png')) throw new Error('screenshot needs an absolute .png path');

@@ -38,6 +38,11 @@ export async function pressAndTime(key: string, selector: string): Promise<numbe
 	return (await call<{ ms: number }>({ press: key, waitFor: selector })).ms;
 }
 
+/** Clicks the first element matching `selector` (and holding `text`, if given), as a person does with the mouse. */
+export async function click(selector: string, text?: string): Promise<void> {
+	await call({ click: selector, ...(text !== undefined ? { text } : {}) });
+}
+
 /** Saves a PNG of the page (or of the first element matching `selector`). */
 export async function screenshot(file: string, selector?: string): Promise<void> {
 	await call({ screenshot: file, ...(selector ? { selector } : {}) });

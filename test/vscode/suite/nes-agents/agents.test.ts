@@ -69,13 +69,16 @@ describe('the NES agent beside the chat agent', function () {
 		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'a new NES session with the restarted agent');
 	});
 
-	it('starts one process when both roles name the same agent', async () => {
+	it('shares one process when both roles name the same agent', async () => {
 		await setNesAgent(CHAT_WITH_NES);
 		await vscode.commands.executeCommand('agentLink.selectAgent', CHAT_WITH_NES);
 		await waitForState(a, (s) => s.kind === 'ready' && s.name === CHAT_WITH_NES);
-		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'stopped');
-		assert.equal(a.nesAgentSelector.source, a.agents);
-		await waitUntil(() => a.nes.current?.agent.name === CHAT_WITH_NES, 15_000, 'the NES session with the chat agent');
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === CHAT_WITH_NES);
+		assert.equal(a.nesAgents.readyAgent, a.agents.readyAgent, 'one connection');
+		assert.equal(await pidOf(a.nesAgents), await pidOf(a.agents), 'one process');
+		assert.ok(a.nesAgentSelector.shared);
+		await waitUntil(() => a.nes.current?.agent.name === CHAT_WITH_NES, 15_000, 'the NES session with the shared agent');
+		await waitUntil(() => a.pool.get(NES_AGENT) === undefined, 10_000, 'the NES fixture, held by nobody now, stopped');
 	});
 
 	it('follows the chat agent when the setting is empty, and starts the NES agent again when it names one', async () => {
@@ -83,7 +86,8 @@ describe('the NES agent beside the chat agent', function () {
 		await vscode.commands.executeCommand('agentLink.selectAgent', 'Fixture Agent');
 		await waitForState(a, (s) => s.kind === 'ready' && s.name === 'Fixture Agent');
 		await waitUntil(() => a.nes.current === undefined, 10_000, 'no NES session: the chat agent offers none');
-		assert.equal(a.nesAgents.state.kind, 'stopped');
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'stopped');
+		await waitUntil(() => a.pool.get(CHAT_WITH_NES) === undefined, 10_000, 'the agent nobody holds any more, stopped');
 		await setNesAgent(NES_AGENT);
 		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === NES_AGENT);
 		await waitUntil(() => a.nes.current?.agent.name === NES_AGENT, 15_000, 'the NES session back with the NES agent');

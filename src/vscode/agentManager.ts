@@ -113,11 +113,7 @@ export class AgentManager implements vscode.Disposable {
 
 	/** The client capabilities sent in `initialize`: only what the registered features implement. */
 	clientCapabilities(): ClientCapabilities {
-		const capabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
-		for (const feature of this.features) {
-			feature.fillClientCapabilities?.(capabilities);
-		}
-		return capabilities;
+		return clientCapabilitiesOf(this.features);
 	}
 
 	/** Stops the current agent (if any) and starts `choice`. Resolves once it is ready or has failed. */
@@ -371,6 +367,15 @@ export class AgentManager implements vscode.Disposable {
 		this.stateEmitter.dispose();
 		this.readyEmitter.dispose();
 	}
+}
+
+/** The client capabilities `features` implement, over a base that offers nothing. */
+export function clientCapabilitiesOf(features: readonly AgentFeature[]): ClientCapabilities {
+	const capabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
+	for (const feature of features) {
+		feature.fillClientCapabilities?.(capabilities);
+	}
+	return capabilities;
 }
 
 function defaultCwd(): string {

@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../common/log';
 import { agentChoices, type AgentChoice } from '../common/presets';
 import type { ClientCapabilities } from '../common/protocol';
-import { AgentManager, type AgentFeature, type AgentState, type ReadyAgent } from './agentManager';
+import { AgentManager, clientCapabilitiesOf, type AgentFeature, type AgentState, type ReadyAgent } from './agentManager';
 import type { ClientInfo } from '../node/agentHandle';
 import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
@@ -100,11 +100,7 @@ export class AgentPool implements vscode.Disposable {
 
 	/** The client capabilities sent in `initialize`: only what the registered features implement. */
 	clientCapabilities(): ClientCapabilities {
-		const capabilities: ClientCapabilities = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
-		for (const feature of this.features) {
-			feature.fillClientCapabilities?.(capabilities);
-		}
-		return capabilities;
+		return clientCapabilitiesOf(this.features);
 	}
 
 	/** The manager of `name`, made if need be, now held by `holder` too. Starts nothing. */

@@ -8,6 +8,7 @@ import type { AgentState } from './agentManager';
 import { AgentPool, AgentRole } from './agentPool';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
+import { FileAccessFeature } from './chat/fileAccess';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
 import { ContextRecorder } from './nes/contextRecorder';
@@ -105,6 +106,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	// Editor state answers whichever agent asks, for the sessions it created.
 	const editorState = new EditorStateFeature(agentPool, context.workspaceState, log);
 	context.subscriptions.push(editorState);
+	// Files read through the editor's buffers, for chat sessions.
+	agentPool.registerFeature(new FileAccessFeature(log));
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));

@@ -155,6 +155,16 @@ export const suites = [
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
 	},
 	{
+		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
+		name: 'chat-files',
+		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			writeFileSync(join(workspace, 'src', 'notes.txt'), 'first\nsecond\nthird\nfourth\n');
+			writeFileSync(join(workspace, 'src', 'open.ts'), 'export const saved = 1;\n');
+		},
+	},
+	{
 		// One agent for everything: the window opens with both roles naming the same agent, which
 		// writes its pid to .pids in the workspace each time a process of it starts.
 		name: 'one-process',

@@ -4,7 +4,8 @@
 // test/vscode/suite/browser.ts calls it. Only a fixed set of operations, one JSON object per POST:
 //   {keys: ['Tab', 'Escape', ...]}          page.keyboard.press, one after the other
 //   {type: 'text', delayMs?}                page.keyboard.type
-//   {count: selector, text?: true}          how many elements match (and their text)
+//   {count: selector, text?: true, visible?: true}  how many elements match (and their text); only
+//                                           the visible ones with `visible`
 //   {screenshot: absolute .png path, selector?}  a PNG of the page, or of the first match
 //   {click: selector, text?}                a mouse click on the first match (holding `text`, if given)
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
@@ -60,7 +61,7 @@ export async function startBridge(getPage) {
       return { ms: performance.now() - started };
     }
     if (typeof request.count === 'string') {
-      const locator = page.locator(request.count);
+      const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);
       const count = await locator.count();
       return { count, ...(request.text ? { texts: await locator.allTextContents() } : {}) };
     }

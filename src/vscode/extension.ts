@@ -8,6 +8,7 @@ import type { AgentState } from './agentManager';
 import { AgentPool, AgentRole } from './agentPool';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
+import { ChatSessionManager } from './chat/chatSessions';
 import { FileAccessFeature } from './chat/fileAccess';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
@@ -36,6 +37,8 @@ export interface AgentLinkApi {
 	readonly documentSync: DocumentSync;
 	/** Client editor state (`workspace/open_documents` …) as agents see it. */
 	readonly editorState: EditorStateFeature;
+	/** ACP chat sessions, each holding the agent it was made with. */
+	readonly chat: ChatSessionManager;
 	/** Agents from the ACP Registry. */
 	readonly registry: RegistryFeature;
 	/** Next edit suggestions as shown in the editor. */
@@ -108,6 +111,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	context.subscriptions.push(editorState);
 	// Files read through the editor's buffers, for chat sessions.
 	agentPool.registerFeature(new FileAccessFeature(log));
+	const chat = new ChatSessionManager(agentPool, log);
+	context.subscriptions.push(chat);
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
@@ -125,6 +130,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		nes,
 		documentSync,
 		editorState,
+		chat,
 		registry,
 		nesController,
 		statusBarText: () => statusBar.text,

@@ -155,8 +155,32 @@ export const suites = [
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
 	},
 	{
+		// Chat sessions on the host side: the SDK's example agent, scripted agents side by side with
+		// the NES agent, permissions, cancel, crashes.
+		name: 'chat-sessions',
+		settings: (ctx) => {
+			const turn = [
+				{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working on it.' } },
+				{ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Edit config', kind: 'edit', status: 'pending' },
+				{ permission: { toolCall: { toolCallId: 't1', title: 'Edit config' }, options: [{ optionId: 'yes', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+				{ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed' },
+			];
+			return {
+				'agentLink.nes.agent': 'Agent Link NES (built in)',
+				'agentLink.agents': {
+					'Chat A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: turn }),
+					'Chat B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'B here.' } }, { waitMs: 3000 }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' B done.' } }] }),
+					'Chat Resumes': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { sessionCapabilities: { resume: {} } } }),
+					'Chat Signs In': ctx.fixtureAgent('well-behaved.mjs', { chatAuthRequired: true, authMethods: [{ id: 'login', name: 'Log in' }] }),
+				},
+			};
+		},
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+		},
+	},
+	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
-		name: 'chat-files',
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });

@@ -1,0 +1,384 @@
+/**
+ * ACP chat sessions, the host side of the chat panel: each session talks to the agent picked when
+ * it was made, holds that agent in the pool (so a chat with Claude Code and one with Codex run side
+ * by side with the NES agent, and closing one leaves the others), and survives the agent crashing
+ * when the agent can resume or load it.
+ *
+ * - `session/new {cwd, mcpServers: []}`, retried once after the user signs in (-32000);
+ * - `session/prompt` → stop reason; `session/cancel` answers pending permission prompts `cancelled`;
+ * - `session/update` notifications reach the session they name (as the agent sent them: the
+ *   transcript reducer in `common` makes sense of them);
+ * - `session/request_permission` is answered by the session's permission handler (the panel), or
+ *   by a notification with the agent's options when no handler is set.
+ */
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { errorMessage } from '../../common/log';
+import type { AgentChoice } from '../../common/presets';
+import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
+import type { AgentPool } from '../agentPool';
+import { authenticate, isAuthRequired } from '../auth';
+import type { ExtensionLog } from '../log';
+
+export const ChatMethods = {
+	prompt: 'session/prompt',
+	update: 'session/update',
+	requestPermission: 'session/request_permission',
+	load: 'session/load',
+	resume: 'session/resume',
+	close: 'session/close',
+	cancel: 'session/cancel',
+	new: 'session/new',
+} as const;
+
+const meta = z.nullish(z.record(z.string(), z.unknown()));
+const newSessionResponseSchema = z.looseObject({ sessionId: z.string().check(z.minLength(1)), _meta: meta });
+const promptResponseSchema = z.looseObject({ stopReason: z.string(), _meta: meta });
+const sessionUpdateParamsSchema = z.looseObject({
+	sessionId: z.string(),
+	update: z.looseObject({ sessionUpdate: z.string() }),
+	_meta: meta,
+});
+const permissionOptionSchema = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
+const requestPermissionParamsSchema = z.looseObject({
+	sessionId: z.string(),
+	toolCall: z.looseObject({ toolCallId: z.string(), title: z.nullish(z.string()) }),
+	options: z.array(permissionOptionSchema).check(z.minLength(1)),
+	_meta: meta,
+});
+
+export type SessionUpdate = z.infer<typeof sessionUpdateParamsSchema>['update'];
+export type PermissionRequest = z.infer<typeof requestPermissionParamsSchema>;
+export type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
+/** Answers a permission request; `signal` aborts when the turn is cancelled. */
+export type PermissionHandler = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionOutcome>;
+
+export type ChatStatus =
+	| { readonly kind: 'starting' }
+	| { readonly kind: 'idle' }
+	| { readonly kind: 'prompting' }
+	/** The agent crashed; the session comes back if the agent can resume or load it. */
+	| { readonly kind: 'restarting'; readonly message: string }
+	| { readonly kind: 'ended'; readonly message: string };
+
+let nextKey = 1;
+
+export class ChatSession implements vscode.Disposable {
+	/** This client's key for the session: stable across a resume, unlike nothing else. */
+	readonly key = `chat-${nextKey++}`;
+	private statusValue: ChatStatus = { kind: 'starting' };
+	private agentValue: ReadyAgent | undefined;
+	private idValue: string | undefined;
+	private readonly pendingPermissions = new Set<AbortController>();
+	private readonly updateEmitter = new vscode.EventEmitter<SessionUpdate>();
+	private readonly statusEmitter = new vscode.EventEmitter<ChatStatus>();
+	private readonly resetEmitter = new vscode.EventEmitter<void>();
+	private subscription: vscode.Disposable | undefined;
+	private released = false;
+
+	/** Every `session/update` for this session, in order. */
+	readonly onDidUpdate = this.updateEmitter.event;
+	readonly onDidChangeStatus = this.statusEmitter.event;
+	/** The transcript is about to be replayed from the start (`session/load` after a restart). */
+	readonly onDidReset = this.resetEmitter.event;
+	/** Set by the panel; without it, permission requests show as notifications. */
+	permissionHandler: PermissionHandler | undefined;
+
+	constructor(
+		readonly agentName: string,
+		readonly cwd: string,
+		private readonly manager: AgentManager,
+		private readonly token: object,
+		private readonly owner: ChatSessionManager,
+	) {}
+
+	get status(): ChatStatus {
+		return this.statusValue;
+	}
+
+	/** The agent's id for the session, once `session/new` answered. */
+	get sessionId(): string | undefined {
+		return this.idValue;
+	}
+
+	get agent(): ReadyAgent | undefined {
+		return this.agentValue;
+	}
+
+	/** `session/new`; after an auth-required answer, the user signs in and it is tried once more. */
+	async open(): Promise<void> {
+		const agent = this.manager.readyAgent;
+		if (!agent) {
+			throw new Error(`${this.agentName} is not running: ${stateText(this.manager)}`);
+		}
+		const result = await withSignIn(agent, 'chatting', this.owner.log, () =>
+			agent.handle.connection.sendRequest(ChatMethods.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
+		);
+		this.bind(agent, result.sessionId);
+		this.subscription = this.manager.onDidChangeState(() => void this.followAgent());
+		this.setStatus({ kind: 'idle' });
+	}
+
+	/** Sends a prompt and resolves with the stop reason. */
+	async prompt(prompt: readonly unknown[]): Promise<string> {
+		const agent = this.agentValue;
+		if (!agent || !this.idValue || this.statusValue.kind === 'ended') {
+			throw new Error(this.statusValue.kind === 'ended' ? this.statusValue.message : 'The chat is not ready.');
+		}
+		if (this.statusValue.kind === 'prompting') {
+			throw new Error('A turn is already running; stop it first.');
+		}
+		this.setStatus({ kind: 'prompting' });
+		try {
+			const sessionId = this.idValue;
+			const result = await withSignIn(agent, 'chatting', this.owner.log, () => agent.handle.connection.sendRequest(ChatMethods.prompt, { sessionId, prompt }, promptResponseSchema));
+			return result.stopReason;
+		} finally {
+			if (this.status.kind === 'prompting') {
+				this.setStatus({ kind: 'idle' });
+			}
+		}
+	}
+
+	/** Stops the turn: `session/cancel`, and every pending permission prompt answered `cancelled`. */
+	cancel(): void {
+		for (const pending of this.pendingPermissions) {
+			pending.abort();
+		}
+		if (this.agentValue && this.idValue && this.statusValue.kind === 'prompting') {
+			void this.agentValue.handle.connection.sendNotification(ChatMethods.cancel, { sessionId: this.idValue }).catch(() => {});
+		}
+	}
+
+	/** Called by the manager for this session's `session/update`. */
+	receiveUpdate(update: SessionUpdate): void {
+		this.updateEmitter.fire(update);
+	}
+
+	/** Called by the manager for this session's `session/request_permission`. */
+	async askPermission(request: PermissionRequest): Promise<PermissionOutcome> {
+		const controller = new AbortController();
+		this.pendingPermissions.add(controller);
+		try {
+			const handler = this.permissionHandler ?? notificationPermission(this.agentName);
+			const cancelled = new Promise<PermissionOutcome>((resolve) => controller.signal.addEventListener('abort', () => resolve({ outcome: 'cancelled' }), { once: true }));
+			const outcome = await Promise.race([handler(request, controller.signal), cancelled]);
+			if (outcome.outcome === 'selected' && !request.options.some((o) => o.optionId === outcome.optionId)) {
+				return { outcome: 'cancelled' };
+			}
+			return outcome;
+		} finally {
+			this.pendingPermissions.delete(controller);
+		}
+	}
+
+	private bind(agent: ReadyAgent, sessionId: string): void {
+		this.agentValue = agent;
+		this.idValue = sessionId;
+		agent.sessions.add(sessionId, 'chat');
+		this.owner.index(this);
+	}
+
+	/** After a crash and restart, the session is resumed or loaded when the agent offers it; otherwise it has ended. */
+	private async followAgent(): Promise<void> {
+		const state = this.manager.state;
+		const ready = this.manager.readyAgent;
+		if (this.statusValue.kind === 'ended' || (ready && ready === this.agentValue)) {
+			return;
+		}
+		if (state.kind === 'crashed') {
+			this.cancelPending();
+			this.setStatus({ kind: 'restarting', message: `${this.agentName} stopped unexpectedly and is restarting.` });
+			return;
+		}
+		if (state.kind === 'failed' || state.kind === 'stopped') {
+			this.end(`${this.agentName} stopped, so the conversation ended.`);
+			return;
+		}
+		if (state.kind !== 'ready' || !ready || !this.idValue) {
+			return;
+		}
+		const caps = ready.initialized.agentCapabilities as { loadSession?: boolean; sessionCapabilities?: { resume?: unknown } } | undefined;
+		const params = { sessionId: this.idValue, cwd: this.cwd, mcpServers: [] };
+		try {
+			if (caps?.sessionCapabilities?.resume) {
+				await ready.handle.connection.sendRequest(ChatMethods.resume, params, z.unknown());
+			} else if (caps?.loadSession) {
+				this.resetEmitter.fire();
+				this.bind(ready, this.idValue); // updates replayed during the load reach this session
+				await ready.handle.connection.sendRequest(ChatMethods.load, params, z.unknown());
+			} else {
+				this.end(`${this.agentName} restarted and cannot resume this conversation, so it ended.`);
+				return;
+			}
+			this.bind(ready, this.idValue);
+			this.owner.log.info(`Chat ${this.key} resumed with ${this.agentName} after a restart.`);
+			this.setStatus({ kind: 'idle' });
+		} catch (error) {
+			this.end(`${this.agentName} restarted, and resuming the conversation failed: ${errorMessage(error)}`);
+		}
+	}
+
+	private cancelPending(): void {
+		for (const pending of this.pendingPermissions) {
+			pending.abort();
+		}
+	}
+
+	private end(message: string): void {
+		this.cancelPending();
+		this.owner.log.info(`Chat ${this.key} with ${this.agentName}: ${message}`);
+		this.setStatus({ kind: 'ended', message });
+	}
+
+	private setStatus(status: ChatStatus): void {
+		this.statusValue = status;
+		this.statusEmitter.fire(status);
+	}
+
+	/** Closes the chat: `session/close` when the agent offers it, then lets go of the agent (it stops if nobody else holds it). */
+	async close(): Promise<void> {
+		if (this.released) {
+			return;
+		}
+		this.released = true;
+		this.cancel();
+		const agent = this.agentValue;
+		const caps = agent?.initialized.agentCapabilities as { sessionCapabilities?: { close?: unknown } } | undefined;
+		if (agent && this.idValue && caps?.sessionCapabilities?.close && !agent.handle.connection.isClosed) {
+			await agent.handle.connection.sendRequest(ChatMethods.close, { sessionId: this.idValue }, z.unknown()).catch(() => {});
+		}
+		if (agent && this.idValue) {
+			agent.sessions.delete(this.idValue);
+		}
+		this.owner.forget(this);
+		if (this.statusValue.kind !== 'ended') {
+			this.setStatus({ kind: 'ended', message: 'The chat was closed.' });
+		}
+		this.dispose();
+		await this.owner.pool.release(this.manager, this.token);
+	}
+
+	dispose(): void {
+		this.subscription?.dispose();
+		this.updateEmitter.dispose();
+		this.statusEmitter.dispose();
+		this.resetEmitter.dispose();
+	}
+}
+
+/** Keeps the chat sessions and routes what agents send for them. */
+export class ChatSessionManager implements AgentFeature, vscode.Disposable {
+	private readonly sessions = new Set<ChatSession>();
+	/** Sessions by agent name and the agent's session id. */
+	private readonly byId = new Map<string, ChatSession>();
+
+	constructor(
+		readonly pool: AgentPool,
+		readonly log: ExtensionLog,
+	) {
+		pool.registerFeature(this);
+	}
+
+	/** The open chats, oldest first. */
+	get all(): readonly ChatSession[] {
+		return [...this.sessions];
+	}
+
+	/**
+	 * A new chat with `choice` in `cwd`: the agent is started if no role runs it yet (one process per
+	 * agent), then `session/new`. A new chat never ends another.
+	 */
+	async create(choice: AgentChoice, cwd: string): Promise<ChatSession> {
+		const token = {};
+		const manager = this.pool.hold(choice.name, token);
+		try {
+			const kind = manager.state.kind;
+			await (kind === 'stopped' || kind === 'failed' || manager.stopping ? manager.start(choice) : manager.whenSettled());
+			const session = new ChatSession(choice.name, cwd, manager, token, this);
+			this.sessions.add(session);
+			try {
+				await session.open();
+			} catch (error) {
+				this.sessions.delete(session);
+				session.dispose();
+				throw error;
+			}
+			this.log.info(`Chat ${session.key} started with ${choice.name} (session ${session.sessionId ?? '?'}) in ${cwd}.`);
+			return session;
+		} catch (error) {
+			await this.pool.release(manager, token);
+			throw error;
+		}
+	}
+
+	attach(agent: RunningAgent): void {
+		const connection = agent.handle.connection;
+		agent.disposables.push(
+			connection.onNotification(ChatMethods.update, sessionUpdateParamsSchema, (params) => {
+				this.byId.get(key(agent.name, params.sessionId))?.receiveUpdate(params.update);
+			}),
+			connection.onRequest(ChatMethods.requestPermission, requestPermissionParamsSchema, async (params) => {
+				const session = this.byId.get(key(agent.name, params.sessionId));
+				if (!session || agent.sessions.kindOf(params.sessionId) !== 'chat') {
+					return { outcome: { outcome: 'cancelled' } };
+				}
+				return { outcome: await session.askPermission(params) };
+			}),
+		);
+	}
+
+	/** @internal for ChatSession */
+	index(session: ChatSession): void {
+		if (session.sessionId) {
+			this.byId.set(key(session.agentName, session.sessionId), session);
+		}
+	}
+
+	/** @internal for ChatSession */
+	forget(session: ChatSession): void {
+		this.sessions.delete(session);
+		if (session.sessionId && this.byId.get(key(session.agentName, session.sessionId)) === session) {
+			this.byId.delete(key(session.agentName, session.sessionId));
+		}
+	}
+
+	dispose(): void {
+		for (const session of this.sessions) {
+			session.dispose();
+		}
+		this.sessions.clear();
+		this.byId.clear();
+	}
+}
+
+function key(agentName: string, sessionId: string): string {
+	return `${agentName}\u0000${sessionId}`;
+}
+
+function stateText(manager: AgentManager): string {
+	const state = manager.state;
+	return state.kind === 'failed' || state.kind === 'crashed' ? state.message : state.kind;
+}
+
+/** Runs `request`; an auth-required answer (-32000) lets the user sign in, then it is tried once more. */
+async function withSignIn<T>(agent: ReadyAgent, purpose: string, log: ExtensionLog, request: () => Promise<T>): Promise<T> {
+	try {
+		return await request();
+	} catch (error) {
+		if (isAuthRequired(error) && (await authenticate(agent, error, purpose, log))) {
+			return request();
+		}
+		throw error;
+	}
+}
+
+/** Without the panel: the agent's options as buttons of a notification (dismissing it cancels). */
+function notificationPermission(agentName: string): PermissionHandler {
+	return async (request) => {
+		const names = request.options.map((o) => o.name);
+		const pick = await vscode.window.showWarningMessage(`${agentName} asks: ${request.toolCall.title ?? 'may it run a tool?'}`, ...names);
+		const option = request.options.find((o) => o.name === pick);
+		return option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' };
+	};
+}

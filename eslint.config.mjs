@@ -42,6 +42,25 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The chat's model and messages are bundled into the webview as well as the extension: besides
+		// src/common, only zod/mini, and the ACP SDK as types (its code would weigh on the page).
+		files: ['src/common/chat/**/*.ts'],
+		rules: {
+			'no-restricted-imports': 'off',
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					paths: [{ name: '@agentclientprotocol/sdk', allowTypeImports: true, message: 'src/common/chat runs in the webview too: the ACP SDK as types only (import type).' }],
+					patterns: [
+						{ regex: '^(\\.\\./){2,}', message: 'src/common/chat imports nothing outside src/common.' },
+						// No vscode, no Node built-ins, no other package.
+						{ regex: '^(?!\\.|zod/mini$|@agentclientprotocol/sdk$)', message: 'src/common/chat runs in the webview too: it imports only src/common, zod/mini and the ACP SDK (types).' },
+					],
+				},
+			],
+		},
+	},
+	{
 		files: ['src/node/**/*.ts'],
 		rules: {
 			'no-restricted-imports': [

@@ -15,17 +15,55 @@ import * as z from 'zod/mini';
 /** The ACP protocol version this client speaks. */
 export const PROTOCOL_VERSION = 1;
 
-/** ACP method names, as they appear on the wire. */
+/**
+ * ACP method names, as they appear on the wire, grouped by their prefix (the
+ * SDK's `methods` groups them by side instead; `_MethodsMatchTheSdk` below checks
+ * each against it). Requests the agent makes of the client are marked.
+ */
 export const Methods = {
 	initialize: 'initialize',
 	authenticate: 'authenticate',
 	session: {
 		new: 'session/new',
+		load: 'session/load',
+		resume: 'session/resume',
+		close: 'session/close',
+		prompt: 'session/prompt',
+		/** A notification. */
 		cancel: 'session/cancel',
+		setMode: 'session/set_mode',
+		setConfigOption: 'session/set_config_option',
+		/** Agent to client, a notification: what the chat renders (`src/common/chat/updates.ts`). */
+		update: 'session/update',
+		/** Agent to client. */
+		requestPermission: 'session/request_permission',
+	},
+	fs: {
+		/** Agent to client. */
+		readTextFile: 'fs/read_text_file',
+		/** Agent to client. */
+		writeTextFile: 'fs/write_text_file',
 	},
 	/** `$/cancel_request` in both directions (ACP's name, not LSP's `$/cancelRequest`). */
 	cancelRequest: '$/cancel_request',
 } as const;
+
+// Compile-time check that every name above is spelled as the SDK spells it.
+type SdkMethods = typeof acp.methods;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type IsTrue<T extends true> = T;
+export type _MethodsMatchTheSdk = IsTrue<
+	[
+		Same<typeof Methods.initialize, SdkMethods['agent']['initialize']>,
+		Same<typeof Methods.authenticate, SdkMethods['agent']['authenticate']>,
+		Same<Omit<typeof Methods.session, 'update' | 'requestPermission'>, Pick<SdkMethods['agent']['session'], 'new' | 'load' | 'resume' | 'close' | 'prompt' | 'cancel' | 'setMode' | 'setConfigOption'>>,
+		Same<Pick<typeof Methods.session, 'update' | 'requestPermission'>, SdkMethods['client']['session']>,
+		Same<typeof Methods.fs, SdkMethods['client']['fs']>,
+		Same<typeof Methods.cancelRequest, SdkMethods['protocol']['cancelRequest']>,
+	] extends true[]
+		? true
+		: false
+>;
 
 /** JSON-RPC error codes ACP uses. */
 export const ErrorCodes = {
@@ -90,12 +128,49 @@ export const cancelRequestParamsSchema = z.looseObject({
 	_meta: meta,
 });
 
+/** The parts of a zod issue `describeZodError` reads. */
+interface DescribedIssue {
+	readonly path: readonly PropertyKey[];
+	readonly message: string;
+	readonly code?: string;
+	readonly expected?: unknown;
+	readonly values?: readonly unknown[];
+	readonly options?: readonly unknown[];
+	readonly minimum?: unknown;
+	readonly maximum?: unknown;
+}
+
 /** Formats a zod error as one sentence naming the offending fields, for -32602 replies and logs. */
-export function describeZodError(error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] }): string {
+export function describeZodError(error: { readonly issues: readonly DescribedIssue[] }): string {
 	const parts = error.issues.slice(0, 5).map((issue) => {
 		const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(params)';
-		return `${path}: ${issue.message}`;
+		return `${path}: ${issueText(issue)}`;
 	});
 	const more = error.issues.length > 5 ? ` (+${error.issues.length - 5} more)` : '';
 	return `Invalid params: ${parts.join('; ')}${more}`;
+}
+
+/**
+ * zod/mini carries no English messages (they would weigh on the webview bundle): a check
+ * without a message of its own says only "Invalid input". This spells out what was expected.
+ */
+function issueText(issue: DescribedIssue): string {
+	if (issue.message !== 'Invalid input') {
+		return issue.message;
+	}
+	switch (issue.code) {
+		case 'invalid_type':
+			return issue.expected === undefined ? issue.message : `expected ${String(issue.expected)}`;
+		case 'invalid_value':
+			return issue.values ? `expected ${issue.values.map((v) => JSON.stringify(v)).join(' or ')}` : issue.message;
+		case 'too_small':
+			return `too small (minimum ${String(issue.minimum)})`;
+		case 'too_big':
+			return `too big (maximum ${String(issue.maximum)})`;
+		case 'invalid_union':
+			// A discriminated union lists the tags it knows.
+			return issue.options ? `expected ${issue.options.map((v) => JSON.stringify(v)).join(' or ')}` : 'matches none of the allowed shapes';
+		default:
+			return issue.message;
+	}
 }

@@ -1,0 +1,423 @@
+/**
+ * The messages between the chat panel's host (the extension) and its page (the webview),
+ * shared by both sides and checked with zod on arrival on both: the page's content is
+ * drawn from what agents send, so the host does not trust it either.
+ *
+ * Three kinds, each a constant with its method name and params schema (like an LSP
+ * message type):
+ * - commands, page to host: something the user did (`{ method, params }`);
+ * - requests, page to host, with an answer (`{ id, method, params }`, answered
+ *   `{ id, result }` or `{ id, error }`);
+ * - notifications, host to page: state to draw (`{ method, params }`).
+ *
+ * The host owns the state (tabs, transcripts, pending permissions); the page asks for it
+ * with {@link PageRequests.getState} whenever it (re)loads, then follows
+ * {@link HostNotifications.didPatchTranscript} patches. Nothing lives only in the page.
+ */
+import * as z from 'zod/mini';
+import { describeZodError } from '../protocol';
+import type { Entry, SessionInfo, TranscriptPatch, TranscriptSnapshot } from './transcript';
+import { PERMISSION_OPTION_KINDS, PLAN_ENTRY_PRIORITIES, PLAN_ENTRY_STATUSES, TOOL_CALL_STATUSES, TOOL_KINDS } from './updates';
+
+// --- Sizes the host accepts from the page ------------------------------------------------------
+
+/** The longest prompt text the page may send, in characters. */
+export const MAX_PROMPT_CHARS = 1_000_000;
+/** Attachments on one prompt. */
+export const MAX_ATTACHMENTS = 64;
+/** Base64 characters of one pasted or dropped image (15 MB). */
+export const MAX_IMAGE_CHARS = 20_000_000;
+/** Code the page asks to copy or insert: at most one transcript entry's text. */
+export const MAX_CODE_CHARS = 1_000_000;
+/** Ids, keys, paths, names and other short strings. */
+const MAX_SHORT = 32_768;
+
+const short = z.string().check(z.maxLength(MAX_SHORT));
+const key = z.string().check(z.minLength(1), z.maxLength(256));
+const count = z.int().check(z.nonnegative());
+
+// --- Message types -------------------------------------------------------------------------------
+
+export interface CommandType<M extends string, P> {
+	readonly kind: 'command';
+	readonly method: M;
+	readonly params: z.ZodMiniType<P>;
+}
+
+export interface RequestType<M extends string, P, R> {
+	readonly kind: 'request';
+	readonly method: M;
+	readonly params: z.ZodMiniType<P>;
+	readonly result: z.ZodMiniType<R>;
+}
+
+export interface NotificationType<M extends string, P> {
+	readonly kind: 'notification';
+	readonly method: M;
+	readonly params: z.ZodMiniType<P>;
+}
+
+function command<M extends string, P>(method: M, params: z.ZodMiniType<P>): CommandType<M, P> {
+	return { kind: 'command', method, params };
+}
+
+function request<M extends string, P, R>(method: M, params: z.ZodMiniType<P>, result: z.ZodMiniType<R>): RequestType<M, P, R> {
+	return { kind: 'request', method, params, result };
+}
+
+function notification<M extends string, P>(method: M, params: z.ZodMiniType<P>): NotificationType<M, P> {
+	return { kind: 'notification', method, params };
+}
+
+// --- The transcript model on the wire (transcript.ts defines it; checked equal below) -----------
+
+const blockSchema = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('text'), text: z.string() }),
+	z.object({ type: z.literal('image'), mimeType: z.string(), data: z.string(), uri: z.optional(z.string()), omitted: z.optional(z.literal(true)) }),
+	z.object({ type: z.literal('audio'), mimeType: z.string(), data: z.string(), omitted: z.optional(z.literal(true)) }),
+	z.object({
+		type: z.literal('resource_link'),
+		uri: z.string(),
+		name: z.string(),
+		title: z.optional(z.string()),
+		description: z.optional(z.string()),
+		mimeType: z.optional(z.string()),
+		size: z.optional(z.number()),
+	}),
+	z.object({ type: z.literal('resource'), uri: z.string(), mimeType: z.optional(z.string()), text: z.optional(z.string()), truncated: z.optional(z.literal(true)) }),
+]);
+
+const toolContentSchema = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('content'), content: blockSchema }),
+	z.object({ type: z.literal('diff'), path: z.string(), oldText: z.optional(z.string()), newText: z.string(), truncated: z.optional(z.literal(true)) }),
+	z.object({ type: z.literal('terminal'), terminalId: z.string() }),
+]);
+
+const permissionSchema = z.object({
+	requestId: z.string(),
+	options: z.array(z.object({ optionId: z.string(), name: z.string(), kind: z.enum(PERMISSION_OPTION_KINDS) })),
+	state: z.enum(['pending', 'selected', 'cancelled']),
+	optionId: z.optional(z.string()),
+});
+
+const entryBase = { id: count, rev: count };
+const truncated = z.optional(z.literal(true));
+
+const entryWire = z.discriminatedUnion('kind', [
+	z.object({ ...entryBase, kind: z.enum(['user', 'agent', 'thought']), blocks: z.array(blockSchema), messageId: z.optional(z.string()), truncated }),
+	z.object({
+		...entryBase,
+		kind: z.literal('tool_call'),
+		toolCallId: z.string(),
+		title: z.string(),
+		toolKind: z.enum(TOOL_KINDS),
+		status: z.enum(TOOL_CALL_STATUSES),
+		name: z.optional(z.string()),
+		content: z.array(toolContentSchema),
+		locations: z.array(z.object({ path: z.string(), line: z.optional(count) })),
+		rawInput: z.optional(z.string()),
+		rawOutput: z.optional(z.string()),
+		permission: z.optional(permissionSchema),
+		truncated,
+	}),
+	z.object({ ...entryBase, kind: z.literal('plan'), items: z.array(z.object({ content: z.string(), priority: z.enum(PLAN_ENTRY_PRIORITIES), status: z.enum(PLAN_ENTRY_STATUSES) })) }),
+	z.object({ ...entryBase, kind: z.literal('notice'), severity: z.string(), title: z.string(), description: z.optional(z.string()) }),
+	z.object({ ...entryBase, kind: z.literal('compaction'), compactionId: z.string(), status: z.string(), blocks: z.array(blockSchema), error: z.optional(z.string()), truncated }),
+	z.object({ ...entryBase, kind: z.literal('turn_end'), stopReason: z.optional(z.string()), error: z.optional(z.string()) }),
+	z.object({ ...entryBase, kind: z.literal('status'), status: z.enum(['resumed', 'ended']), reason: z.optional(z.string()) }),
+]);
+
+const configChoiceSchema = z.object({ value: z.string(), name: z.string(), description: z.optional(z.string()) });
+const configBase = { id: z.string(), name: z.string(), description: z.optional(z.string()), category: z.optional(z.string()) };
+
+const sessionInfoWire = z.object({
+	title: z.optional(z.string()),
+	titleSource: z.optional(z.enum(['agent', 'prompt'])),
+	updatedAt: z.optional(z.string()),
+	commands: z.array(z.object({ name: z.string(), description: z.string(), hint: z.optional(z.string()) })),
+	modes: z.optional(z.object({ currentModeId: z.string(), available: z.array(z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()) })) })),
+	configOptions: z.array(
+		z.discriminatedUnion('type', [
+			z.object({
+				...configBase,
+				type: z.literal('select'),
+				currentValue: z.string(),
+				groups: z.array(z.object({ group: z.optional(z.string()), name: z.optional(z.string()), options: z.array(configChoiceSchema) })),
+			}),
+			z.object({ ...configBase, type: z.literal('boolean'), currentValue: z.boolean() }),
+		]),
+	),
+	usage: z.optional(z.object({ used: z.number(), size: z.number(), cost: z.optional(z.object({ amount: z.number(), currency: z.string() })) })),
+	turn: z.enum(['idle', 'running']),
+	ended: z.boolean(),
+	planId: z.optional(count),
+});
+
+const transcriptSnapshotWire = z.object({ revision: count, firstId: count, dropped: count, entries: z.array(entryWire), session: sessionInfoWire });
+
+const transcriptPatchWire = z.object({
+	from: count,
+	to: count,
+	firstId: count,
+	dropped: count,
+	changes: z.array(z.union([z.object({ entry: entryWire }), z.object({ id: count, rev: count, append: z.string() })])),
+	session: z.optional(sessionInfoWire),
+});
+
+// Typed as transcript.ts's (readonly) model, which `_WireSchemasMatchTheModel` below proves they describe exactly.
+export const entrySchema = entryWire as z.ZodMiniType<Entry>;
+export const sessionInfoSchema = sessionInfoWire as z.ZodMiniType<SessionInfo>;
+export const transcriptSnapshotSchema = transcriptSnapshotWire as z.ZodMiniType<TranscriptSnapshot>;
+export const transcriptPatchSchema = transcriptPatchWire as z.ZodMiniType<TranscriptPatch>;
+
+// --- The panel's state ------------------------------------------------------------------------------
+
+export const AGENT_STATUSES = ['stopped', 'starting', 'running', 'restarting', 'failed'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/** An agent chats can be opened with, and how its process is doing. */
+export const agentInfoSchema = z.object({ id: key, name: z.string(), status: z.enum(AGENT_STATUSES), detail: z.optional(z.string()) });
+export type AgentInfo = z.infer<typeof agentInfoSchema>;
+
+/** How to sign in to an agent (`authMethods` of `initialize`); `type`: `agent` (the default), `terminal`, `env_var` or another. */
+export const authMethodInfoSchema = z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()), type: z.optional(z.string()) });
+
+/**
+ * A chat tab. `starting`: `session/new` in flight; `auth_required`: the agent asked for sign-in
+ * (`authMethods` says how); `ended`: the conversation is over; `failed`: the session could not
+ * be created (`detail` says why). Its title is its transcript's.
+ */
+export const tabSchema = z.object({
+	sessionKey: key,
+	agentId: key,
+	agentName: z.string(),
+	state: z.enum(['starting', 'ready', 'auth_required', 'ended', 'failed']),
+	detail: z.optional(z.string()),
+	authMethods: z.optional(z.array(authMethodInfoSchema)),
+	/** What the agent accepts in a prompt besides text and resource links. */
+	promptCapabilities: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
+});
+export type Tab = z.infer<typeof tabSchema>;
+
+export const chatStateSchema = z.object({
+	tabs: z.array(tabSchema),
+	/** The tab shown. */
+	selected: z.optional(key),
+	agents: z.array(agentInfoSchema),
+	/** The agent a new chat uses unless the user picks another (**Select Agent**). */
+	defaultAgent: z.optional(key),
+	/** Each tab's transcript, by session key. */
+	transcripts: z.record(z.string(), transcriptSnapshotSchema),
+});
+export type ChatState = z.infer<typeof chatStateSchema>;
+
+// --- What the page sends ----------------------------------------------------------------------------
+
+/** 1-based, inclusive. */
+const linesSchema = z.object({ start: z.int().check(z.positive()), end: z.int().check(z.positive()) }).check(z.refine((l) => l.start <= l.end, { message: 'start must not be after end' }));
+
+/**
+ * Something added to a prompt: a file (or lines of it: the active selection), a folder, a
+ * symbol, or a pasted or dropped image. The host turns them into embedded resources or
+ * resource links as the agent's prompt capabilities allow.
+ */
+export const attachmentSchema = z.discriminatedUnion('type', [
+	z.object({ type: z.literal('file'), path: short, lines: z.optional(linesSchema) }),
+	z.object({ type: z.literal('folder'), path: short }),
+	z.object({ type: z.literal('symbol'), path: short, name: short, lines: linesSchema }),
+	z.object({
+		type: z.literal('image'),
+		mimeType: z.string().check(z.regex(/^image\/[\w.+-]+$/, { message: 'expected an image MIME type' })),
+		data: z.string().check(z.maxLength(MAX_IMAGE_CHARS), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'expected base64' })),
+		name: z.optional(short),
+	}),
+]);
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** A choice of the @-mention picker. */
+export const mentionSchema = z.object({ label: z.string(), detail: z.optional(z.string()), attachment: attachmentSchema });
+export type Mention = z.infer<typeof mentionSchema>;
+
+const session = { sessionKey: key };
+const empty = z.object({});
+
+/** What the user did in the page. */
+export const PageCommands = {
+	/** A new chat tab, with the given agent or the default one. */
+	newChat: command('chat/newChat', z.object({ agentId: z.optional(key) })),
+	sendPrompt: command(
+		'chat/sendPrompt',
+		z.object({ ...session, text: z.string().check(z.maxLength(MAX_PROMPT_CHARS)), attachments: z.array(attachmentSchema).check(z.maxLength(MAX_ATTACHMENTS)) }),
+	),
+	/** Stop the turn (`session/cancel`); pending permission prompts are answered `cancelled`. */
+	cancel: command('chat/cancel', z.object(session)),
+	answerPermission: command('chat/answerPermission', z.object({ ...session, requestId: key, optionId: short })),
+	/** `session/set_config_option`. */
+	setConfigOption: command('chat/setConfigOption', z.object({ ...session, configId: short, value: z.union([short, z.boolean()]) })),
+	/** `session/set_mode`, for agents with modes and no config options. */
+	setMode: command('chat/setMode', z.object({ ...session, modeId: short })),
+	/** Sign in with one of the tab's `authMethods`, then retry. */
+	authenticate: command('chat/authenticate', z.object({ ...session, methodId: short })),
+	selectTab: command('chat/selectTab', z.object(session)),
+	/** Close a tab and end its session. */
+	closeTab: command('chat/closeTab', z.object(session)),
+	/** Open a file a tool call names, at a line when it has one. */
+	openLocation: command('chat/openLocation', z.object({ path: short, line: z.optional(count) })),
+	copy: command('chat/copy', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),
+	insertAtCursor: command('chat/insertAtCursor', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),
+} as const;
+
+/** What the page asks the host, with an answer. */
+export const PageRequests = {
+	/** Everything to draw; asked whenever the page (re)loads. */
+	getState: request('chat/getState', empty, chatStateSchema),
+	/** Files, folders and symbols matching what the user typed after `@`. */
+	searchMentions: request('chat/searchMentions', z.object({ ...session, query: z.string().check(z.maxLength(1_000)) }), z.object({ items: z.array(mentionSchema) })),
+	/** The active editor's selection, or its file when nothing is selected; `null` without an editor. */
+	activeEditorAttachment: request('chat/activeEditorAttachment', z.object(session), z.object({ attachment: z.nullable(attachmentSchema) })),
+} as const;
+
+// --- What the host sends -----------------------------------------------------------------------------
+
+/** What the host tells the page. */
+export const HostNotifications = {
+	/** Everything, as `getState` answers; sent when tabs open, close or change state. */
+	didChangeState: notification('chat/didChangeState', chatStateSchema),
+	/** A transcript moved on: apply to the page's copy at `patch.from`, else ask `getState`. */
+	didPatchTranscript: notification('chat/didPatchTranscript', z.object({ ...session, patch: transcriptPatchSchema })),
+	didChangeAgentStatus: notification('chat/didChangeAgentStatus', z.object({ agentId: key, status: z.enum(AGENT_STATUSES), detail: z.optional(z.string()) })),
+	/** Something to tell the user in the panel (an image the agent cannot take, a failed command). */
+	didShowNotice: notification('chat/didShowNotice', z.object({ severity: z.enum(['info', 'warning', 'error']), message: z.string(), sessionKey: z.optional(key) })),
+	/** Move focus to a tab's input (**New Chat**, **Focus Chat**). */
+	focusInput: notification('chat/focusInput', z.object({ sessionKey: z.optional(key) })),
+} as const;
+
+export type ParamsOf<T> = T extends { readonly params: z.ZodMiniType<infer P> } ? P : never;
+export type ResultOf<T> = T extends RequestType<string, unknown, infer R> ? R : never;
+
+// --- Encoding and decoding -----------------------------------------------------------------------------
+
+/** A message as posted, before it is checked. */
+export type WireMessage = { method: string; params: unknown; id?: number } | { id: number; result: unknown } | { id: number; error: string };
+
+export function encodeCommand<M extends string, P>(type: CommandType<M, P>, params: P): WireMessage {
+	return { method: type.method, params };
+}
+
+export function encodeRequest<M extends string, P, R>(type: RequestType<M, P, R>, id: number, params: P): WireMessage {
+	return { id, method: type.method, params };
+}
+
+export function encodeNotification<M extends string, P>(type: NotificationType<M, P>, params: P): WireMessage {
+	return { method: type.method, params };
+}
+
+export function encodeResult<M extends string, P, R>(_type: RequestType<M, P, R>, id: number, result: R): WireMessage {
+	return { id, result };
+}
+
+export function encodeError(id: number, message: string): WireMessage {
+	return { id, error: message };
+}
+
+type Table = Record<string, CommandType<string, unknown> | RequestType<string, unknown, unknown> | NotificationType<string, unknown>>;
+
+/** A checked message of a table: `method` tells the params' type. */
+type Decoded<T extends Table> = {
+	[K in keyof T]: T[K] extends RequestType<infer M, infer P, unknown>
+		? { readonly kind: 'request'; readonly id: number; readonly method: M; readonly params: P }
+		: T[K] extends CommandType<infer M, infer P>
+			? { readonly kind: 'command'; readonly method: M; readonly params: P }
+			: T[K] extends NotificationType<infer M, infer P>
+				? { readonly kind: 'notification'; readonly method: M; readonly params: P }
+				: never;
+}[keyof T];
+
+/** A message that failed its check; `id` when it was a request, so the sender can be answered. */
+export interface Invalid {
+	readonly kind: 'invalid';
+	readonly id?: number;
+	readonly error: string;
+}
+
+const envelopeSchema = z.object({ method: z.string(), params: z.optional(z.unknown()), id: z.optional(z.int()) });
+const responseSchema = z.union([z.object({ id: z.int(), result: z.unknown() }), z.object({ id: z.int(), error: z.string() })]);
+
+function byMethod<T extends Table>(table: T): Map<string, T[keyof T]> {
+	return new Map(Object.values(table).map((type) => [type.method, type as T[keyof T]]));
+}
+
+function decode<T extends Table>(types: Map<string, T[keyof T]>, raw: unknown, side: string): Decoded<T> | Invalid {
+	const envelope = envelopeSchema.safeParse(raw);
+	if (!envelope.success) {
+		return { kind: 'invalid', error: `Not a ${side} message: ${describeZodError(envelope.error)}` };
+	}
+	const { method, params, id } = envelope.data;
+	const type = types.get(method);
+	const asRequest = id !== undefined;
+	if (!type || (type.kind === 'request') !== asRequest) {
+		return withId({ kind: 'invalid', error: `Unknown ${side} ${asRequest ? 'request' : 'message'} ${JSON.stringify(method)}` }, id);
+	}
+	const parsed = type.params.safeParse(params ?? {});
+	if (!parsed.success) {
+		return withId({ kind: 'invalid', error: `${method}: ${describeZodError(parsed.error)}` }, id);
+	}
+	const decoded = asRequest ? { kind: type.kind, id, method, params: parsed.data } : { kind: type.kind, method, params: parsed.data };
+	return decoded as Decoded<T>;
+}
+
+function withId(invalid: { kind: 'invalid'; error: string }, id: number | undefined): Invalid {
+	return id === undefined ? invalid : { ...invalid, id };
+}
+
+const fromPage = byMethod({ ...PageCommands, ...PageRequests });
+const fromHost = byMethod(HostNotifications);
+
+/** Checks a message from the page (host side). */
+export function decodePageMessage(raw: unknown): Decoded<typeof PageCommands & typeof PageRequests> | Invalid {
+	return decode(fromPage, raw, 'page');
+}
+
+/** Checks a notification from the host (page side). Answers to requests go through {@link decodeResponse}. */
+export function decodeHostNotification(raw: unknown): Decoded<typeof HostNotifications> | Invalid {
+	return decode(fromHost, raw, 'host');
+}
+
+/** Whether a message from the host is an answer to a request (rather than a notification). */
+export function isResponse(raw: unknown): raw is { id: number } {
+	return typeof raw === 'object' && raw !== null && typeof (raw as { id?: unknown }).id === 'number' && !('method' in raw);
+}
+
+/** Checks the host's answer to a request of the given type (page side). */
+export function decodeResponse<M extends string, P, R>(type: RequestType<M, P, R>, raw: unknown): { readonly ok: true; readonly id: number; readonly result: R } | { readonly ok: false; readonly id?: number; readonly error: string } {
+	const response = responseSchema.safeParse(raw);
+	if (!response.success) {
+		return { ok: false, error: `Not an answer: ${describeZodError(response.error)}` };
+	}
+	const { id } = response.data;
+	if ('error' in response.data) {
+		return { ok: false, id, error: response.data.error };
+	}
+	const result = type.result.safeParse(response.data.result);
+	return result.success ? { ok: true, id, result: result.data } : { ok: false, id, error: `${type.method} answer: ${describeZodError(result.error)}` };
+}
+
+// --- Compile-time checks: the wire schemas say exactly what transcript.ts defines ---------------------------
+
+type Primitive = string | number | boolean | null | undefined;
+type DeepMutable<T> = T extends Primitive ? T : T extends readonly (infer U)[] ? DeepMutable<U>[] : T extends object ? { -readonly [K in keyof T]: DeepMutable<T[K]> } : T;
+/** Every optional field made required, so a field one side has and the other lacks is a mismatch. */
+type DeepRequired<T> = T extends Primitive ? T : T extends readonly (infer U)[] ? DeepRequired<U>[] : T extends object ? { -readonly [K in keyof T]-?: DeepRequired<T[K]> } : T;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Exact<A, B> = [Same<DeepMutable<A>, DeepMutable<B>>, Same<DeepRequired<A>, DeepRequired<B>>] extends [true, true] ? true : false;
+type IsTrue<T extends true> = T;
+export type _WireSchemasMatchTheModel = IsTrue<
+	[
+		Exact<z.infer<typeof entryWire>, Entry>,
+		Exact<z.infer<typeof sessionInfoWire>, SessionInfo>,
+		Exact<z.infer<typeof transcriptSnapshotWire>, TranscriptSnapshot>,
+		Exact<z.infer<typeof transcriptPatchWire>, TranscriptPatch>,
+	] extends true[]
+		? true
+		: false
+>;

@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+	HostNotifications,
+	MAX_PROMPT_CHARS,
+	PageCommands,
+	PageRequests,
+	chatStateSchema,
+	decodeHostNotification,
+	decodePageMessage,
+	decodeResponse,
+	encodeCommand,
+	encodeError,
+	encodeNotification,
+	encodeRequest,
+	encodeResult,
+	isResponse,
+	type ChatState,
+} from '../../src/common/chat/messages';
+import { Transcript } from '../../src/common/chat/transcript';
+import { sessionUpdateSchema } from '../../src/common/chat/updates';
+
+/** Round trip through JSON, as postMessage would carry it (structured clone keeps less than JSON allows). */
+const wire = (message: unknown): unknown => JSON.parse(JSON.stringify(message));
+
+function state(): ChatState {
+	const transcript = new Transcript();
+	transcript.apply({ type: 'prompt', blocks: [{ type: 'text', text: 'Hi' }] });
+	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } }));
+	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', locations: [{ path: '/w/a.ts', line: 2 }] }));
+	return {
+		tabs: [{ sessionKey: 'k1', agentId: 'claude', agentName: 'Claude Code', state: 'ready', promptCapabilities: { image: true, audio: false, embeddedContext: true } }],
+		selected: 'k1',
+		agents: [{ id: 'claude', name: 'Claude Code', status: 'running' }],
+		defaultAgent: 'claude',
+		transcripts: { k1: transcript.snapshot() },
+	};
+}
+
+describe('chat messages: page to host', () => {
+	it('decodes every command with its params', () => {
+		const samples: { [K in keyof typeof PageCommands]: unknown } = {
+			newChat: { agentId: 'codex' },
+			sendPrompt: {
+				sessionKey: 'k1',
+				text: 'Explain this',
+				attachments: [
+					{ type: 'file', path: '/w/a.ts', lines: { start: 3, end: 9 } },
+					{ type: 'folder', path: '/w/src' },
+					{ type: 'symbol', path: '/w/a.ts', name: 'main', lines: { start: 1, end: 1 } },
+					{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+				],
+			},
+			cancel: { sessionKey: 'k1' },
+			answerPermission: { sessionKey: 'k1', requestId: '7', optionId: 'allow' },
+			setConfigOption: { sessionKey: 'k1', configId: 'model', value: 'fast' },
+			setMode: { sessionKey: 'k1', modeId: 'code' },
+			authenticate: { sessionKey: 'k1', methodId: 'login' },
+			selectTab: { sessionKey: 'k1' },
+			closeTab: { sessionKey: 'k1' },
+			openLocation: { path: '/w/a.ts', line: 2 },
+			copy: { code: 'npm test' },
+			insertAtCursor: { code: 'const x = 1;' },
+		};
+		for (const [name, params] of Object.entries(samples)) {
+			const type = PageCommands[name as keyof typeof PageCommands];
+			const decoded = decodePageMessage(wire({ method: type.method, params }));
+			assert.equal(decoded.kind, 'command', name);
+			assert.ok(decoded.kind === 'command');
+			assert.equal(decoded.method, type.method);
+			assert.deepEqual(decoded.params, params);
+		}
+	});
+
+	it('narrows params by method', () => {
+		const decoded = decodePageMessage(encodeCommand(PageCommands.setConfigOption, { sessionKey: 'k', configId: 'web', value: true }));
+		if (decoded.kind === 'command' && decoded.method === PageCommands.setConfigOption.method) {
+			const value: string | boolean = decoded.params.value;
+			assert.equal(value, true);
+		} else {
+			assert.fail('expected setConfigOption');
+		}
+	});
+
+	it('decodes requests with their id', () => {
+		const decoded = decodePageMessage(wire(encodeRequest(PageRequests.searchMentions, 4, { sessionKey: 'k1', query: 'main' })));
+		assert.deepEqual(decoded, { kind: 'request', id: 4, method: 'chat/searchMentions', params: { sessionKey: 'k1', query: 'main' } });
+		assert.deepEqual(decodePageMessage({ id: 1, method: 'chat/getState' }), { kind: 'request', id: 1, method: 'chat/getState', params: {} });
+	});
+
+	const invalid: [string, unknown, RegExp][] = [
+		['not an object', 'ready', /^Not a page message: Invalid params: \(params\): expected object$/],
+		['an unknown method', { method: 'chat/launchMissiles', params: {} }, /^Unknown page message "chat\/launchMissiles"$/],
+		['a command sent as a request', { id: 3, method: 'chat/cancel', params: { sessionKey: 'k' } }, /^Unknown page request "chat\/cancel"$/],
+		['a request sent without an id', { method: 'chat/getState' }, /^Unknown page message "chat\/getState"$/],
+		['a prompt without its session', { method: 'chat/sendPrompt', params: { text: 'x', attachments: [] } }, /^chat\/sendPrompt: Invalid params: sessionKey: expected string$/],
+		['an empty session key', { method: 'chat/cancel', params: { sessionKey: '' } }, /sessionKey: too small \(minimum 1\)/],
+		['a prompt over the size limit', { method: 'chat/sendPrompt', params: { sessionKey: 'k', text: 'x'.repeat(MAX_PROMPT_CHARS + 1), attachments: [] } }, /text: too big/],
+		['an attachment of an unknown type', { method: 'chat/sendPrompt', params: { sessionKey: 'k', text: '', attachments: [{ type: 'url', path: 'x' }] } }, /attachments\.0\.type: expected "file" or "folder" or "symbol" or "image"/],
+		['lines that end before they start', { method: 'chat/sendPrompt', params: { sessionKey: 'k', text: '', attachments: [{ type: 'file', path: '/a', lines: { start: 5, end: 2 } }] } }, /start must not be after end/],
+		['an image that is not an image', { method: 'chat/sendPrompt', params: { sessionKey: 'k', text: '', attachments: [{ type: 'image', mimeType: 'text/html', data: 'AA==' }] } }, /expected an image MIME type/],
+		['image data that is not base64', { method: 'chat/sendPrompt', params: { sessionKey: 'k', text: '', attachments: [{ type: 'image', mimeType: 'image/png', data: '<svg onload=x>' }] } }, /expected base64/],
+		['a negative line', { method: 'chat/openLocation', params: { path: '/a', line: -1 } }, /line: too small/],
+	];
+	for (const [name, message, error] of invalid) {
+		it(`rejects ${name} with a clear error`, () => {
+			const decoded = decodePageMessage(message);
+			assert.equal(decoded.kind, 'invalid');
+			assert.ok(decoded.kind === 'invalid');
+			assert.match(decoded.error, error);
+		});
+	}
+
+	it('keeps the id of a bad request, so the page still gets an answer', () => {
+		const decoded = decodePageMessage({ id: 9, method: 'chat/searchMentions', params: { sessionKey: 'k' } });
+		assert.ok(decoded.kind === 'invalid');
+		assert.equal(decoded.id, 9);
+	});
+
+	it('drops fields it does not know', () => {
+		const decoded = decodePageMessage({ method: 'chat/cancel', params: { sessionKey: 'k', also: 'this' } });
+		assert.ok(decoded.kind === 'command');
+		assert.deepEqual(decoded.params, { sessionKey: 'k' });
+	});
+});
+
+describe('chat messages: host to page', () => {
+	it('carries the whole state, transcripts included, through its check', () => {
+		const sent = state();
+		const decoded = decodeHostNotification(wire(encodeNotification(HostNotifications.didChangeState, sent)));
+		assert.ok(decoded.kind === 'notification' && decoded.method === HostNotifications.didChangeState.method);
+		assert.deepEqual(decoded.params, sent);
+	});
+
+	it('carries transcript patches, agent status, notices and focus', () => {
+		const transcript = new Transcript();
+		transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'a' } }));
+		transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'b' } }));
+		const patch = transcript.changesSince(1);
+		const samples: [keyof typeof HostNotifications, unknown][] = [
+			['didPatchTranscript', { sessionKey: 'k1', patch }],
+			['didChangeAgentStatus', { agentId: 'claude', status: 'restarting', detail: 'exited with code 1' }],
+			['didShowNotice', { severity: 'warning', message: 'This agent does not accept images', sessionKey: 'k1' }],
+			['focusInput', {}],
+		];
+		for (const [name, params] of samples) {
+			const decoded = decodeHostNotification(wire({ method: HostNotifications[name].method, params }));
+			assert.equal(decoded.kind, 'notification', name);
+			assert.ok(decoded.kind === 'notification');
+			assert.deepEqual(decoded.params, params);
+		}
+	});
+
+	it('rejects a transcript entry of a kind the page does not know', () => {
+		const sent = state();
+		const bad = wire(sent) as { transcripts: { k1: { entries: { kind: string }[] } } };
+		bad.transcripts.k1.entries[0]!.kind = 'script';
+		const decoded = decodeHostNotification({ method: HostNotifications.didChangeState.method, params: bad });
+		assert.ok(decoded.kind === 'invalid');
+		assert.match(decoded.error, /^chat\/didChangeState: Invalid params: transcripts\.k1\.entries\.0\.kind: expected /);
+	});
+
+	it('checks answers against the request they answer', () => {
+		const sent = state();
+		const answer = wire(encodeResult(PageRequests.getState, 1, sent));
+		assert.ok(isResponse(answer));
+		assert.deepEqual(decodeResponse(PageRequests.getState, answer), { ok: true, id: 1, result: sent });
+		assert.deepEqual(decodeResponse(PageRequests.activeEditorAttachment, { id: 2, result: { attachment: null } }), { ok: true, id: 2, result: { attachment: null } });
+		assert.deepEqual(decodeResponse(PageRequests.getState, encodeError(3, 'No workspace folder')), { ok: false, id: 3, error: 'No workspace folder' });
+		const wrong = decodeResponse(PageRequests.searchMentions, { id: 4, result: { items: [{ label: 'a.ts' }] } });
+		assert.ok(!wrong.ok);
+		assert.match(wrong.error, /^chat\/searchMentions answer: Invalid params: items\.0\.attachment: expected object$/);
+		assert.equal(isResponse({ method: 'chat/focusInput', params: {} }), false);
+	});
+
+	it('has one method name per message, all under chat/', () => {
+		const methods = [...Object.values(PageCommands), ...Object.values(PageRequests), ...Object.values(HostNotifications)].map((t) => t.method);
+		assert.equal(new Set(methods).size, methods.length);
+		assert.ok(methods.every((m) => /^chat\/[a-zA-Z]+$/.test(m)));
+	});
+
+	it('accepts a state with no tabs', () => {
+		assert.equal(chatStateSchema.safeParse({ tabs: [], agents: [], transcripts: {} }).success, true);
+	});
+});

@@ -7,15 +7,11 @@
  * - `path` is absolute; `line` is 1-based, `limit` a number of lines;
  * - the answer is `{ content }`, the text of the editor's buffer when the file is open there.
  *
- * Pure: the method name, the params schema (its messages name the offending field; they end up in
+ * Pure: the params schema (the method name is `Methods.fs.readTextFile` in protocol.ts) (its messages name the offending field; they end up in
  * -32602 replies) and the slicing of a text by `line` and `limit`.
  */
 import type * as acp from '@agentclientprotocol/sdk';
 import * as z from 'zod/mini';
-
-export const FsMethods = {
-	readTextFile: 'fs/read_text_file',
-} as const;
 
 const positiveInt = (field: string) => z.int({ error: `${field}: expected a whole number` }).check(z.minimum(1, { error: `${field}: expected 1 or more` }));
 

@@ -8,7 +8,6 @@ import {
 	loadSessionResponseSchema,
 	newSessionResponseSchema,
 	promptResponseSchema,
-	readTextFileParamsSchema,
 	requestPermissionParamsSchema,
 	sessionNotificationSchema,
 	setConfigOptionResponseSchema,
@@ -306,11 +305,6 @@ describe('requests and answers of the chat', () => {
 		const bad = requestPermissionParamsSchema.safeParse({ sessionId: 's', toolCall: { toolCallId: 't' }, options: [{ optionId: 'x', name: 'Maybe', kind: 'perhaps' }] });
 		assert.equal(bad.success, false);
 		assert.match(describeZodError(bad.error!), /options\.0\.kind: expected "allow_once" or "allow_always" or "reject_once" or "reject_always"/);
-	});
-
-	it('fs/read_text_file: path, line and limit', () => {
-		assert.deepEqual(readTextFileParamsSchema.parse({ sessionId: 's', path: '/w/a.ts', line: 10, limit: 5 }), { sessionId: 's', path: '/w/a.ts', line: 10, limit: 5 });
-		assert.equal(readTextFileParamsSchema.safeParse({ sessionId: 's', path: '/w/a.ts', line: 1.5 }).success, false);
 	});
 
 	it('session/new, load and resume answers: modes and config options, bad ones dropped', () => {

@@ -181,6 +181,7 @@ export const suites = [
 	},
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
+		name: 'chat-files',
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });

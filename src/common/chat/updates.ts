@@ -314,15 +314,7 @@ export const requestPermissionParamsSchema = z.looseObject({
 });
 export type RequestPermissionParams = z.infer<typeof requestPermissionParamsSchema>;
 
-/** Params of `fs/read_text_file`; `line` is 1-based, `limit` counts lines. */
-export const readTextFileParamsSchema = z.looseObject({
-	sessionId: z.string(),
-	path: z.string(),
-	line: z.nullish(z.int().check(z.nonnegative())),
-	limit: z.nullish(z.int().check(z.nonnegative())),
-	_meta: meta,
-});
-export type ReadTextFileParams = z.infer<typeof readTextFileParamsSchema>;
+// `fs/read_text_file`'s params are in src/common/fsProtocol.ts.
 
 // --- Answers to the chat's requests ----------------------------------------------------------------
 
@@ -353,7 +345,6 @@ export type _SchemasAcceptTheSdk = [
 	Assignable<SessionConfigOption, acp.SessionConfigOption>,
 	Assignable<SessionModeState, acp.SessionModeState>,
 	Assignable<RequestPermissionParams, acp.RequestPermissionRequest>,
-	Assignable<ReadTextFileParams, acp.ReadTextFileRequest>,
 	Assignable<z.infer<typeof newSessionResponseSchema>, acp.NewSessionResponse>,
 	Assignable<z.infer<typeof loadSessionResponseSchema>, acp.LoadSessionResponse>,
 	Assignable<z.infer<typeof loadSessionResponseSchema>, acp.ResumeSessionResponse>,

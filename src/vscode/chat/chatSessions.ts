@@ -13,42 +13,25 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import {
+	loadSessionResponseSchema,
+	newSessionResponseSchema,
+	promptResponseSchema,
+	requestPermissionParamsSchema,
+	sessionNotificationSchema,
+	type RequestPermissionParams,
+	type SessionUpdate,
+} from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
+import { Methods } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
 import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
 import type { AgentPool } from '../agentPool';
 import { authenticate, isAuthRequired } from '../auth';
 import type { ExtensionLog } from '../log';
 
-export const ChatMethods = {
-	prompt: 'session/prompt',
-	update: 'session/update',
-	requestPermission: 'session/request_permission',
-	load: 'session/load',
-	resume: 'session/resume',
-	close: 'session/close',
-	cancel: 'session/cancel',
-	new: 'session/new',
-} as const;
-
-const meta = z.nullish(z.record(z.string(), z.unknown()));
-const newSessionResponseSchema = z.looseObject({ sessionId: z.string().check(z.minLength(1)), _meta: meta });
-const promptResponseSchema = z.looseObject({ stopReason: z.string(), _meta: meta });
-const sessionUpdateParamsSchema = z.looseObject({
-	sessionId: z.string(),
-	update: z.looseObject({ sessionUpdate: z.string() }),
-	_meta: meta,
-});
-const permissionOptionSchema = z.looseObject({ optionId: z.string(), name: z.string(), kind: z.string() });
-const requestPermissionParamsSchema = z.looseObject({
-	sessionId: z.string(),
-	toolCall: z.looseObject({ toolCallId: z.string(), title: z.nullish(z.string()) }),
-	options: z.array(permissionOptionSchema).check(z.minLength(1)),
-	_meta: meta,
-});
-
-export type SessionUpdate = z.infer<typeof sessionUpdateParamsSchema>['update'];
-export type PermissionRequest = z.infer<typeof requestPermissionParamsSchema>;
+export type { SessionUpdate };
+export type PermissionRequest = RequestPermissionParams;
 export type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
 /** Answers a permission request; `signal` aborts when the turn is cancelled. */
 export type PermissionHandler = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionOutcome>;
@@ -112,7 +95,7 @@ export class ChatSession implements vscode.Disposable {
 			throw new Error(`${this.agentName} is not running: ${stateText(this.manager)}`);
 		}
 		const result = await withSignIn(agent, 'chatting', this.owner.log, () =>
-			agent.handle.connection.sendRequest(ChatMethods.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
+			agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
 		);
 		this.bind(agent, result.sessionId);
 		this.subscription = this.manager.onDidChangeState(() => void this.followAgent());
@@ -131,7 +114,7 @@ export class ChatSession implements vscode.Disposable {
 		this.setStatus({ kind: 'prompting' });
 		try {
 			const sessionId = this.idValue;
-			const result = await withSignIn(agent, 'chatting', this.owner.log, () => agent.handle.connection.sendRequest(ChatMethods.prompt, { sessionId, prompt }, promptResponseSchema));
+			const result = await withSignIn(agent, 'chatting', this.owner.log, () => agent.handle.connection.sendRequest(Methods.session.prompt, { sessionId, prompt }, promptResponseSchema));
 			return result.stopReason;
 		} finally {
 			if (this.status.kind === 'prompting') {
@@ -146,7 +129,7 @@ export class ChatSession implements vscode.Disposable {
 			pending.abort();
 		}
 		if (this.agentValue && this.idValue && this.statusValue.kind === 'prompting') {
-			void this.agentValue.handle.connection.sendNotification(ChatMethods.cancel, { sessionId: this.idValue }).catch(() => {});
+			void this.agentValue.handle.connection.sendNotification(Methods.session.cancel, { sessionId: this.idValue }).catch(() => {});
 		}
 	}
 
@@ -202,11 +185,11 @@ export class ChatSession implements vscode.Disposable {
 		const params = { sessionId: this.idValue, cwd: this.cwd, mcpServers: [] };
 		try {
 			if (caps?.sessionCapabilities?.resume) {
-				await ready.handle.connection.sendRequest(ChatMethods.resume, params, z.unknown());
+				await ready.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
 			} else if (caps?.loadSession) {
 				this.resetEmitter.fire();
 				this.bind(ready, this.idValue); // updates replayed during the load reach this session
-				await ready.handle.connection.sendRequest(ChatMethods.load, params, z.unknown());
+				await ready.handle.connection.sendRequest(Methods.session.load, params, z.nullable(loadSessionResponseSchema));
 			} else {
 				this.end(`${this.agentName} restarted and cannot resume this conversation, so it ended.`);
 				return;
@@ -246,7 +229,7 @@ export class ChatSession implements vscode.Disposable {
 		const agent = this.agentValue;
 		const caps = agent?.initialized.agentCapabilities as { sessionCapabilities?: { close?: unknown } } | undefined;
 		if (agent && this.idValue && caps?.sessionCapabilities?.close && !agent.handle.connection.isClosed) {
-			await agent.handle.connection.sendRequest(ChatMethods.close, { sessionId: this.idValue }, z.unknown()).catch(() => {});
+			await agent.handle.connection.sendRequest(Methods.session.close, { sessionId: this.idValue }, z.unknown()).catch(() => {});
 		}
 		if (agent && this.idValue) {
 			agent.sessions.delete(this.idValue);
@@ -315,10 +298,10 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	attach(agent: RunningAgent): void {
 		const connection = agent.handle.connection;
 		agent.disposables.push(
-			connection.onNotification(ChatMethods.update, sessionUpdateParamsSchema, (params) => {
+			connection.onNotification(Methods.session.update, sessionNotificationSchema, (params) => {
 				this.byId.get(key(agent.name, params.sessionId))?.receiveUpdate(params.update);
 			}),
-			connection.onRequest(ChatMethods.requestPermission, requestPermissionParamsSchema, async (params) => {
+			connection.onRequest(Methods.session.requestPermission, requestPermissionParamsSchema, async (params) => {
 				const session = this.byId.get(key(agent.name, params.sessionId));
 				if (!session || agent.sessions.kindOf(params.sessionId) !== 'chat') {
 					return { outcome: { outcome: 'cancelled' } };

@@ -13,8 +13,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import { FsMethods, readTextFileParamsSchema, sliceLines, type ReadTextFileResponse } from '../../common/fsProtocol';
-import { ErrorCodes, type ClientCapabilities } from '../../common/protocol';
+import { readTextFileParamsSchema, sliceLines, type ReadTextFileResponse } from '../../common/fsProtocol';
+import { ErrorCodes, Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentFeature, RunningAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';
 
@@ -34,7 +34,7 @@ export class FileAccessFeature implements AgentFeature {
 	attach(agent: RunningAgent): void {
 		const sessions: string[] = [];
 		agent.disposables.push(
-			agent.handle.connection.onRequest(FsMethods.readTextFile, readTextFileParamsSchema, async (params): Promise<ReadTextFileResponse> => {
+			agent.handle.connection.onRequest(Methods.fs.readTextFile, readTextFileParamsSchema, async (params): Promise<ReadTextFileResponse> => {
 				if (agent.sessions.kindOf(params.sessionId) !== 'chat') {
 					throw invalid(`sessionId: ${JSON.stringify(params.sessionId.slice(0, 100))} is not a chat session this client created (session/new)`);
 				}

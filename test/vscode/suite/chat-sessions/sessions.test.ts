@@ -47,7 +47,7 @@ describe('chat sessions', function () {
 		};
 		assert.equal(await session.prompt([{ type: 'text', text: 'Hello' }]), 'end_turn');
 		assert.deepEqual(asked, ['Modifying critical configuration file']);
-		const kinds = new Set(updates.map((u) => u.sessionUpdate));
+		const kinds = new Set<string>(updates.map((u) => u.sessionUpdate));
 		for (const kind of ['agent_message_chunk', 'tool_call', 'tool_call_update']) {
 			assert.ok(kinds.has(kind), `${kind} in ${[...kinds].join(', ')}`);
 		}

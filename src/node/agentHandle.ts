@@ -42,12 +42,23 @@ export class UnsupportedProtocolError extends Error {
 	}
 }
 
+/** How the agent was started: what terminal sign-in runs again with the method's arguments. */
+export interface AgentInvocation {
+	/** The resolved program. */
+	readonly command: string;
+	readonly args: readonly string[];
+	readonly cwd: string;
+	/** The variables the agent's definition adds to the editor's environment. */
+	readonly env: Readonly<Record<string, string>>;
+}
+
 export class AgentHandle {
 	private initializeResult: ValidatedInitializeResponse | undefined;
 
 	private constructor(
 		readonly process: AgentProcess,
 		readonly connection: AgentConnection,
+		readonly invocation: AgentInvocation,
 	) {}
 
 	/** Resolves the command, spawns the agent and starts listening. Does not initialize. */
@@ -74,7 +85,7 @@ export class AgentHandle {
 		// the pipe open): fail everything in flight as soon as it exits.
 		void agentProcess.onExit.then(async () => connection.fail(await agentProcess.exitError()));
 		connection.listen();
-		return new AgentHandle(agentProcess, connection);
+		return new AgentHandle(agentProcess, connection, { command: resolved, args: definition.args, cwd, env: definition.env ?? {} });
 	}
 
 	get pid(): number | undefined {

@@ -8,6 +8,7 @@ import type { AgentState } from './agentManager';
 import { AgentPool, AgentRole } from './agentPool';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
+import { fillAuthCapabilities } from './auth';
 import { ChatSessionManager } from './chat/chatSessions';
 import { FileAccessFeature } from './chat/fileAccess';
 import { EditorStateFeature } from './editorState';
@@ -111,6 +112,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	context.subscriptions.push(editorState);
 	// Files read through the editor's buffers, for chat sessions.
 	agentPool.registerFeature(new FileAccessFeature(log));
+	// Sign-in methods run in a terminal (auth.terminal).
+	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
 	const chat = new ChatSessionManager(agentPool, log);
 	context.subscriptions.push(chat);
 	const registry = new RegistryFeature(context, agents, config, log);

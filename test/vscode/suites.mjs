@@ -167,11 +167,18 @@ export const suites = [
 			];
 			return {
 				'agentLink.nes.agent': 'Agent Link NES (built in)',
+				// The terminal's text in the page's DOM (the WebGL renderer draws it on a canvas).
+				'terminal.integrated.gpuAcceleration': 'off',
 				'agentLink.agents': {
 					'Chat A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: turn }),
 					'Chat B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'B here.' } }, { waitMs: 3000 }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' B done.' } }] }),
 					'Chat Resumes': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { sessionCapabilities: { resume: {} } } }),
 					'Chat Signs In': ctx.fixtureAgent('well-behaved.mjs', { chatAuthRequired: true, authMethods: [{ id: 'login', name: 'Log in' }] }),
+					'Chat Terminal Sign-in': ctx.fixtureAgent('well-behaved.mjs', {
+						chatAuthRequired: true,
+						authFile: join(ctx.workspace, '.signed-in'),
+						authMethods: [{ id: 'tui', name: 'Log in in a terminal', type: 'terminal', args: ['--login'], env: { FIXTURE_LOGIN_REALM: 'test realm' } }],
+					}),
 				},
 			};
 		},

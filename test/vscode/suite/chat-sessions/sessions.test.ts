@@ -5,8 +5,13 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ChatSession, SessionUpdate } from '../../../../src/vscode/chat/chatSessions';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, query } from '../browser';
-import { api, isAlive, waitForState, waitUntil } from '../util';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { press, query, screenshot } from '../browser';
+import { api, isAlive, repoRoot, waitForState, waitUntil } from '../util';
+
+/** README screenshots are refreshed with AGENT_LINK_SCREENSHOTS=1. */
+const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : undefined;
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 
@@ -96,6 +101,20 @@ describe('chat sessions', function () {
 	it('signs in when session/new needs it, then opens the chat', async () => {
 		const creating = chatWith(a, 'Chat Signs In');
 		await waitUntil(async () => (await query('.quick-input-widget .quick-input-title', { visible: true })).texts.some((t) => /Sign in to Chat Signs In/.test(t)), 15_000, 'the sign-in picker');
+		await press('Enter');
+		const session = await creating;
+		assert.equal(session.status.kind, 'idle');
+		await session.close();
+	});
+
+	it('signs in in a terminal when the agent offers a terminal method: its program run with the method’s arguments, exit 0, then the chat opens', async () => {
+		assert.ok(a.recentLog().some((l) => /Client capabilities: .*"auth":\{"terminal":true\}/.test(l)), 'auth.terminal advertised');
+		const creating = chatWith(a, 'Chat Terminal Sign-in');
+		await waitUntil(async () => (await query('.quick-input-widget .quick-input-title', { visible: true })).texts.some((t) => /Sign in to Chat Terminal Sign-in/.test(t)), 15_000, 'the sign-in picker');
+		await press('Enter');
+		await waitUntil(() => vscode.window.terminals.some((t) => t.name === 'Sign in: Chat Terminal Sign-in'), 10_000, 'the terminal');
+		await waitUntil(async () => (await query('.terminal-wrapper .xterm-rows', { visible: true })).texts.some((t) => /Sign in to the fixture \(test realm\): press Enter/.test(t)), 15_000, 'the sign-in prompt in the terminal');
+		await screenshot(path.join(SHOTS ?? os.tmpdir(), 'sign-in-terminal.png'));
 		await press('Enter');
 		const session = await creating;
 		assert.equal(session.status.kind, 'idle');

@@ -110,7 +110,10 @@ describe('benchmark: a flood of hostile lines', function () {
 					`last answer ${(r.drainMs / 1000).toFixed(2)} s after the last line) | valid request answered ${(r.validLatencyMs / 1000).toFixed(2)} s after the flood's last line | ` +
 					`log calls ${Object.entries(r.logCalls).filter(([, n]) => n > 0).map(([level, n]) => `${level} ${n.toLocaleString('en')}`).join(', ')} | longest event-loop block ${r.longestBlockMs.toFixed(0)} ms`,
 			);
-			console.log(`    CPU s by process: ${r.cpu.map((c) => `${c.name} ${c.seconds.toFixed(2)}`).join(', ') || 'not measured (no /proc)'}`);
+			// CPU time is what other work on a shared machine does not inflate: lines per CPU second of the extension host.
+			const host = r.cpu.find((c) => c.name === 'extension host')?.seconds;
+			const perCpu = host ? ` (${Math.round(r.lines / host).toLocaleString('en')} lines per extension-host CPU second)` : '';
+			console.log(`    CPU s by process: ${r.cpu.map((c) => `${c.name} ${c.seconds.toFixed(2)}`).join(', ') || 'not measured (no /proc)'}${perCpu}`);
 		}
 		const out = path.join(repoRoot, 'bench', 'results');
 		fs.mkdirSync(out, { recursive: true });

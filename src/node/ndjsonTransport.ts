@@ -252,6 +252,7 @@ export interface WriterOptions {
 export class NdjsonMessageWriter extends AbstractMessageWriter {
 	private errorCount = 0;
 	private closed = false;
+	private corked = false;
 	private readonly tracer: WireTracer | undefined;
 	private readonly outstanding: OutstandingIds | undefined;
 	private readonly onAnswered: ((id: RequestId) => void) | undefined;
@@ -287,6 +288,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 		if (this.tracer?.enabled) {
 			this.tracer.record('send', message as never, Buffer.byteLength(line, 'utf8'), line, kind);
 		}
+		this.batch();
 		return new Promise<void>((resolve, reject) => {
 			this.output.write(line, 'utf8', (error) => {
 				answered?.(id as RequestId);
@@ -306,5 +308,22 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 		if (!this.output.writableEnded) {
 			this.output.end();
 		}
+	}
+
+	/**
+	 * Holds the lines written in this tick and hands them to the stream together
+	 * on the next: one system call for the answers to a chunk of lines rather
+	 * than one per answer (each also wakes the agent to read it).
+	 */
+	private batch(): void {
+		if (this.corked) {
+			return;
+		}
+		this.corked = true;
+		this.output.cork();
+		process.nextTick(() => {
+			this.corked = false;
+			this.output.uncork();
+		});
 	}
 }

@@ -23,6 +23,7 @@
  * not say, and these few `typeof` checks run on every message. Method params are
  * still checked by each handler's zod schema. Pure.
  */
+import type { LimitedKind } from './rateLimit';
 
 /** A JSON-RPC id as the wire allows it in a request. */
 export type RequestId = string | number;
@@ -140,3 +141,22 @@ export function classifyEnvelope(value: unknown): Envelope {
 function invalidRequest(id: RequestId | null, reason: string): Envelope {
 	return { kind: 'answer', id, code: EnvelopeErrorCodes.InvalidRequest, message: `Invalid Request: ${reason}` };
 }
+
+/**
+ * The kinds of malformed or unexpected messages an agent can send, each limited
+ * on its own in the log and the trace (`rateLimit.ts`): a flood of one kind never
+ * hides the first lines of another.
+ */
+export const MessageKinds = {
+	notJson: { what: 'lines from the agent that are not JSON' },
+	invalidRequest: { what: 'invalid JSON-RPC messages from the agent (-32600)' },
+	paramsNotStructured: { what: 'requests from the agent with params that are neither an object nor an array (-32602)' },
+	invalidParams: { what: 'requests from the agent with invalid params (-32602)' },
+	unknownMethod: { what: 'requests from the agent for methods Agent Link does not handle (-32601)' },
+	unexpectedResponse: { what: 'responses from the agent to requests Agent Link never sent or already has an answer for' },
+	responseWithoutId: { what: 'responses from the agent without an id' },
+	badResponse: { what: 'responses from the agent that are not valid JSON-RPC 2.0' },
+	badNotification: { what: 'notifications from the agent with params that are neither an object nor an array' },
+	invalidNotificationParams: { what: 'notifications from the agent with invalid params' },
+	unknownNotification: { what: 'notifications from the agent for methods Agent Link does not handle' },
+} as const satisfies Record<string, LimitedKind>;

@@ -116,9 +116,7 @@ export class LineSplitter {
 }
 
 /** The result of parsing one line: a JSON value, or why it is not JSON. */
-export type ParsedLine =
-	| { readonly ok: true; readonly value: unknown }
-	| { readonly ok: false; readonly reason: string; readonly preview: string };
+export type ParsedLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
 
 const PREVIEW_CHARS = 80;
 
@@ -129,14 +127,15 @@ export function previewOf(line: string): string {
 
 /**
  * Parses a line as JSON; a line that is not JSON (including one nested too deep
- * for the parser) comes back as a reason and a short preview for the log.
- * Whether the value is a JSON-RPC message is for `classifyEnvelope` to say.
+ * for the parser) comes back with a reason (the log shows it with
+ * {@link previewOf}, when it shows it at all). Whether the value is a JSON-RPC
+ * message is for `classifyEnvelope` to say.
  */
 export function parseLine(line: string): ParsedLine {
 	try {
 		return { ok: true, value: JSON.parse(line) as unknown };
 	} catch {
-		return { ok: false, reason: 'not JSON', preview: previewOf(line) };
+		return { ok: false, reason: 'not JSON' };
 	}
 }
 

@@ -11,6 +11,7 @@ import {
 	type ClientCapabilities,
 	type ValidatedInitializeResponse,
 } from '../common/protocol';
+import type { RateLimitOptions } from '../common/rateLimit';
 import type { WireTracer } from '../common/trace';
 import { AgentProcess, CommandNotFoundError, resolveCommand } from './agentProcess';
 import { AgentConnection } from './connection';
@@ -21,6 +22,8 @@ export interface LaunchOptions {
 	readonly defaultCwd: string;
 	readonly maxLineBytes: number;
 	readonly log: Logger;
+	/** How log lines about malformed or unexpected messages are limited (see {@link AgentConnection}). */
+	readonly logLimits?: RateLimitOptions;
 	readonly tracer?: WireTracer;
 	/** Install hint for a preset, shown when its command is missing. */
 	readonly install?: string;
@@ -78,6 +81,7 @@ export class AgentHandle {
 			output: agentProcess.child.stdin,
 			maxLineBytes: options.maxLineBytes,
 			log,
+			logLimits: options.logLimits,
 			tracer: options.tracer,
 			describeClose: () => agentProcess.exitError(),
 		});

@@ -3,7 +3,11 @@
  * ACP's rules on top.
  *
  * - Every request and notification from the agent is checked with the handler's
- *   zod schema first; a failure is a -32602 reply naming the field.
+ *   zod schema first; a failure is a -32602 reply naming the field. The check
+ *   runs as the line is read, so requests nobody can handle (no handler, invalid
+ *   params) are answered at once and never wait behind others.
+ * - Log lines about malformed or unexpected messages are rate-limited per kind
+ *   ({@link LimitedLog}); the summaries still pending are written on close.
  * - `$/cancel_request {requestId}` in both directions; a request the agent
  *   cancels is answered with -32800.
  * - When the agent's output closes, every request in flight fails at once with
@@ -26,9 +30,10 @@ import {
 import type * as z from 'zod/mini';
 import { ErrorCodes, Methods, cancelRequestParamsSchema, describeZodError } from '../common/protocol';
 import { errorMessage, type Logger } from '../common/log';
+import { LimitedLog, type LimitedKind, type RateLimitOptions } from '../common/rateLimit';
 import type { WireTracer } from '../common/trace';
-import type { RequestId } from '../common/jsonrpc';
-import { NdjsonMessageReader, NdjsonMessageWriter, type OutstandingIds } from './ndjsonTransport';
+import { MessageKinds, type RequestId } from '../common/jsonrpc';
+import { NdjsonMessageReader, NdjsonMessageWriter, type MessageChecks, type OutstandingIds, type Refusal } from './ndjsonTransport';
 
 export interface AgentConnectionOptions {
 	/** The agent's stdout. */
@@ -39,6 +44,8 @@ export interface AgentConnectionOptions {
 	/** Requests from the agent handled at once; the rest wait until answers are written. Default 64. */
 	readonly maxConcurrentRequests?: number;
 	readonly log: Logger;
+	/** How lines about malformed or unexpected messages are limited (defaults: the first 5 of each kind per 10 s). */
+	readonly logLimits?: RateLimitOptions;
 	readonly tracer?: WireTracer;
 	/**
 	 * Called once when the agent's output ends, to say why (the owner knows the
@@ -69,8 +76,16 @@ export class AgentError extends Error {
 }
 
 type Handler<S extends z.ZodMiniType, R> = (params: z.infer<S>, token: CancellationToken) => R | Promise<R>;
-type RequestHandler = (params: unknown, token: CancellationToken) => Promise<unknown>;
-type NotificationHandler = (params: unknown) => void | Promise<void>;
+
+/** A handler with the schema of its params; the handler gets only params the schema accepted. */
+interface RequestEntry {
+	readonly schema: z.ZodMiniType;
+	readonly handler: (params: unknown, token: CancellationToken) => unknown;
+}
+interface NotificationEntry {
+	readonly schema: z.ZodMiniType;
+	readonly handler: (params: unknown) => void | Promise<void>;
+}
 
 /** Tracks the token of each request the agent sent us, by id, so `$/cancel_request` can reach it. */
 class IncomingCancellation {
@@ -108,8 +123,11 @@ export class AgentConnection implements Disposable {
 	private readonly writer: NdjsonMessageWriter;
 	private readonly incoming = new IncomingCancellation();
 	private readonly inFlight = new Set<(error: Error) => void>();
-	private readonly requestHandlers = new Map<string, RequestHandler>();
-	private readonly notificationHandlers = new Map<string, NotificationHandler>();
+	private readonly requestHandlers = new Map<string, RequestEntry>();
+	private readonly notificationHandlers = new Map<string, NotificationEntry>();
+	/** Params already checked as their message was read, with the entry whose schema accepted them. */
+	private readonly validated = new WeakMap<object, RequestEntry | NotificationEntry>();
+	private readonly limitedLog: LimitedLog;
 	private readonly closeEmitter = new Emitter<Error>();
 	private failure: Error | undefined;
 	private closing = false;
@@ -119,8 +137,27 @@ export class AgentConnection implements Disposable {
 
 	constructor(private readonly options: AgentConnectionOptions) {
 		const outstanding: OutstandingIds = new Set();
-		const sink = { answer: (id: RequestId | null, code: number, message: string) => this.answerInvalid(id, code, message) };
-		this.reader = new NdjsonMessageReader(options.input, { maxLineBytes: options.maxLineBytes, log: options.log, tracer: options.tracer, sink, outstanding, maxConcurrentRequests: options.maxConcurrentRequests });
+		this.limitedLog = new LimitedLog(options.log, options.logLimits);
+		const sink = { answer: (id: RequestId | null, code: number, message: string, kind?: LimitedKind) => this.answerInvalid(id, code, message, kind) };
+		const checks: MessageChecks = {
+			request: (method, message) => {
+				const entry = this.requestHandlers.get(method);
+				return entry ? this.check(entry, message, MessageKinds.invalidParams) : { code: ErrorCodes.MethodNotFound, message: `Unhandled method ${method}`, kind: MessageKinds.unknownMethod };
+			},
+			notification: (method, message) => {
+				const entry = this.notificationHandlers.get(method);
+				return entry ? this.check(entry, message, MessageKinds.invalidNotificationParams) : { code: ErrorCodes.MethodNotFound, message: 'no handler', kind: MessageKinds.unknownNotification };
+			},
+		};
+		this.reader = new NdjsonMessageReader(options.input, {
+			maxLineBytes: options.maxLineBytes,
+			log: this.limitedLog,
+			tracer: options.tracer,
+			sink,
+			checks,
+			outstanding,
+			maxConcurrentRequests: options.maxConcurrentRequests,
+		});
 		this.writer = new NdjsonMessageWriter(options.output, { tracer: options.tracer, outstanding, onAnswered: (id) => this.reader.answered(id) });
 		this.connection = createMessageConnection(this.reader, this.writer, {
 			error: (m) => options.log.error(m),
@@ -148,12 +185,11 @@ export class AgentConnection implements Disposable {
 		// spread array params into arguments and pass the token in place of absent params.
 		this.connection.onRequest((method: string, params: unknown, token: CancellationToken) => this.dispatchRequest(method, params, token));
 		this.connection.onNotification((method: string, params: unknown) => this.dispatchNotification(method, params));
-		this.notificationHandlers.set(Methods.cancelRequest, (params: unknown) => {
-			const parsed = cancelRequestParamsSchema.safeParse(params ?? {});
-			if (parsed.success && parsed.data.requestId !== null) {
-				this.incoming.cancel(parsed.data.requestId);
+		this.onNotification(Methods.cancelRequest, cancelRequestParamsSchema, ({ requestId }) => {
+			if (requestId !== null) {
+				this.incoming.cancel(requestId);
 			} else {
-				options.log.warn(`Ignored ${Methods.cancelRequest} with invalid params: ${parsed.success ? 'requestId is null' : describeZodError(parsed.error)}`);
+				this.limitedLog.report(MessageKinds.invalidNotificationParams, 'warn', () => `Ignored notification ${Methods.cancelRequest} from the agent: requestId is null`);
 			}
 		});
 	}
@@ -169,38 +205,54 @@ export class AgentConnection implements Disposable {
 
 	/** Handles a request from the agent; params are validated with `schema` first. */
 	onRequest<S extends z.ZodMiniType, R>(method: string, schema: S, handler: Handler<S, R>): Disposable {
-		const entry: RequestHandler = async (params, token) => {
-			const parsed = schema.safeParse(params ?? {});
-			if (!parsed.success) {
-				throw new ResponseError(ErrorCodes.InvalidParams, describeZodError(parsed.error));
-			}
-			return handler(parsed.data, token);
-		};
+		const entry: RequestEntry = { schema, handler: handler as RequestEntry['handler'] };
 		this.requestHandlers.set(method, entry);
 		return { dispose: () => this.requestHandlers.get(method) === entry && this.requestHandlers.delete(method) };
 	}
 
 	/** Handles a notification from the agent; invalid params are logged and dropped. */
 	onNotification<S extends z.ZodMiniType>(method: string, schema: S, handler: (params: z.infer<S>) => void | Promise<void>): Disposable {
-		const entry: NotificationHandler = async (params) => {
-			const parsed = schema.safeParse(params ?? {});
-			if (!parsed.success) {
-				this.options.log.warn(`Ignored ${method} from the agent: ${describeZodError(parsed.error)}`);
-				return;
-			}
-			await handler(parsed.data);
-		};
+		const entry: NotificationEntry = { schema, handler: handler as NotificationEntry['handler'] };
 		this.notificationHandlers.set(method, entry);
 		return { dispose: () => this.notificationHandlers.get(method) === entry && this.notificationHandlers.delete(method) };
 	}
 
+	/** Checks a message's params with the entry's schema as the line is read; valid params replace the message's own. */
+	private check(entry: RequestEntry | NotificationEntry, message: Record<string, unknown>, kind: LimitedKind): Refusal | undefined {
+		const parsed = entry.schema.safeParse(message.params ?? {});
+		if (!parsed.success) {
+			return { code: ErrorCodes.InvalidParams, message: describeZodError(parsed.error), kind };
+		}
+		message.params = parsed.data;
+		if (typeof parsed.data === 'object' && parsed.data !== null) {
+			this.validated.set(parsed.data, entry);
+		}
+		return undefined;
+	}
+
+	/**
+	 * The params a handler gets: those checked as the message was read, or, should
+	 * the handler have changed since, checked again now.
+	 */
+	private paramsFor(entry: RequestEntry | NotificationEntry, params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {
+		if (typeof params === 'object' && params !== null && this.validated.get(params) === entry) {
+			return { ok: true, params };
+		}
+		const parsed = entry.schema.safeParse(params ?? {});
+		return parsed.success ? { ok: true, params: parsed.data } : { ok: false, reason: describeZodError(parsed.error) };
+	}
+
 	private async dispatchRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
 		try {
-			const handler = this.requestHandlers.get(method);
-			if (!handler) {
+			const entry = this.requestHandlers.get(method);
+			if (!entry) {
 				throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
 			}
-			return await raceCancellation(Promise.resolve(handler(params, token)), token);
+			const checked = this.paramsFor(entry, params);
+			if (!checked.ok) {
+				throw new ResponseError(ErrorCodes.InvalidParams, checked.reason);
+			}
+			return await raceCancellation(Promise.resolve(entry.handler(checked.params, token)), token);
 		} catch (error) {
 			if (error instanceof ResponseError) {
 				throw error;
@@ -213,13 +265,19 @@ export class AgentConnection implements Disposable {
 	}
 
 	private async dispatchNotification(method: string, params: unknown): Promise<void> {
-		const handler = this.notificationHandlers.get(method);
-		if (!handler) {
-			this.options.log.trace(`Ignored notification ${method}: no handler`);
+		// Checked as it was read; only a handler removed or replaced since then leaves anything to refuse here.
+		const entry = this.notificationHandlers.get(method);
+		if (!entry) {
+			this.limitedLog.report(MessageKinds.unknownNotification, 'trace', () => `Ignored notification ${method} from the agent: no handler`);
+			return;
+		}
+		const checked = this.paramsFor(entry, params);
+		if (!checked.ok) {
+			this.limitedLog.report(MessageKinds.invalidNotificationParams, 'warn', () => `Ignored notification ${method} from the agent: ${checked.reason}`);
 			return;
 		}
 		try {
-			await handler(params);
+			await entry.handler(checked.params);
 		} catch (error) {
 			this.options.log.error(`Handling ${method} failed: ${errorMessage(error)}`);
 		}
@@ -297,14 +355,17 @@ export class AgentConnection implements Disposable {
 		this.connection.dispose();
 		this.writer.end();
 		this.closeEmitter.dispose();
+		// Nothing left out of the log goes unsaid: the counts still pending are written now.
+		this.limitedLog.dispose();
+		this.options.tracer?.flush();
 	}
 
 	/** Answers a message the reader could not hand on (JSON-RPC 2.0 §5: every request that can be identified gets an answer). */
-	private answerInvalid(id: RequestId | null, code: number, message: string): void {
+	private answerInvalid(id: RequestId | null, code: number, message: string, kind?: LimitedKind): void {
 		if (this.failure) {
 			return;
 		}
-		this.writer.write({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Message).catch((error: unknown) => {
+		this.writer.write({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Message, kind).catch((error: unknown) => {
 			this.options.log.debug(`Answering an invalid message failed: ${errorMessage(error)}`);
 		});
 	}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { LineSplitter, LineTooLongError, encodeLine, parseLine } from '../../src/common/ndjson';
+import { LineSplitter, LineTooLongError, encodeLine, parseLine, previewOf } from '../../src/common/ndjson';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -76,11 +76,11 @@ describe('LineSplitter', () => {
 });
 
 describe('parseLine', () => {
-	it('parses any JSON value, with a short preview of a line that is not JSON', () => {
+	it('parses any JSON value, and says why a line is not; previewOf shows a short start of it', () => {
 		assert.deepEqual(parseLine('{"a":1}'), { ok: true, value: { a: 1 } });
-		const bad = parseLine(`not json ${'x'.repeat(500)}`);
-		assert.equal(bad.ok, false);
-		assert.ok(!bad.ok && bad.reason === 'not JSON' && bad.preview.length < 100);
+		const line = `not json ${'x'.repeat(500)}`;
+		assert.deepEqual(parseLine(line), { ok: false, reason: 'not JSON' });
+		assert.ok(previewOf(line).length < 100 && previewOf(line).startsWith('"not json x'));
 		assert.deepEqual(parseLine('[1]'), { ok: true, value: [1] });
 		assert.deepEqual(parseLine('null'), { ok: true, value: null });
 	});

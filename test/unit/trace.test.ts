@@ -37,6 +37,41 @@ describe('WireTracer', () => {
 	});
 });
 
+describe('WireTracer with malformed messages', () => {
+	it('traces the first few of each kind and direction, then one summary each with the count', () => {
+		const lines: string[] = [];
+		const timers: (() => void)[] = [];
+		const invalid = { what: 'invalid JSON-RPC messages from the agent (-32600)' };
+		const t = new WireTracer(() => 'messages', (l) => lines.push(l), () => 0, { burst: 2, setTimer: (callback) => (timers.push(callback), { dispose() {} }) });
+		for (let i = 0; i < 50; i++) {
+			t.record('recv', { id: `bad-${i}`, method: 'x' }, 30, undefined, invalid);
+			t.record('send', { id: `bad-${i}`, error: { code: -32600 } }, 40, undefined, invalid);
+			t.record('recv', { method: 'session/update' }, 50);
+		}
+		assert.equal(lines.filter((l) => l.includes('session/update')).length, 50, 'valid messages are all traced');
+		assert.deepEqual(
+			lines.filter((l) => l.includes('bad-')),
+			['← request x #bad-0 30 B', '→ response x #bad-0 error 40 B in 0 ms', '← request x #bad-1 30 B', '→ response x #bad-1 error 40 B in 0 ms'],
+		);
+		assert.equal(timers.length, 2, 'one window per kind and direction');
+		for (const fire of timers) {
+			fire();
+		}
+		assert.deepEqual(lines.slice(-2), [
+			'← Left out of the trace: 48 more invalid JSON-RPC messages from the agent (-32600) in 0 s (the first 2 of each kind per 10 s are shown)',
+			'→ Left out of the trace: 48 more answers to invalid JSON-RPC messages from the agent (-32600) in 0 s (the first 2 of each kind per 10 s are shown)',
+		]);
+	});
+
+	it('writes nothing for malformed messages when off', () => {
+		const lines: string[] = [];
+		const t = new WireTracer(() => 'off', (l) => lines.push(l));
+		t.record('recv', { id: 1, method: 'x' }, 30, undefined, { what: 'x' });
+		t.flush();
+		assert.deepEqual(lines, []);
+	});
+});
+
 describe('RestartPolicy', () => {
 	it('restarts with growing back-off, at most 5 times in 3 minutes', () => {
 		const p = new RestartPolicy();

@@ -304,6 +304,19 @@ export const suites = [
 		},
 	},
 	{
+		// 100 000 hostile lines from an agent, then a valid request: lines/s and that request's latency.
+		name: 'bench-hostile-flood',
+		bench: true,
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'Hostile Flood Agent': ctx.fixtureAgent('hostile-flood-agent.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+			},
+		}),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+		},
+	},
+	{
 		// Next edit suggestions shown in the editor, driven through the browser with real key presses
 		// (test/vscode/runner/bridge.mjs), against a scripted NES agent per revision.
 		name: 'nes-display',

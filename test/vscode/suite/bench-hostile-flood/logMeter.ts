@@ -1,7 +1,7 @@
 // Counts the calls that reach the Agent Link log channel (VS Code's LogOutputChannel), by level: the
 // lines a flood hands to VS Code. (Not their time: the channel does its work later, in a promise
 // callback per line, so a CPU profile is what shows it.) The channel is reached through the agent
-// manager's logger, which is private: benchmarks only.
+// pool's logger, which is private: benchmarks only.
 import type * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 
@@ -15,7 +15,7 @@ export interface LogMeter {
 }
 
 export function meterLog(a: AgentLinkApi): LogMeter {
-	const channel = (a.agents as unknown as { log: { channel: vscode.LogOutputChannel } }).log.channel;
+	const channel = (a.pool as unknown as { log: { channel: vscode.LogOutputChannel } }).log.channel;
 	const calls = Object.fromEntries(LEVELS.map((l) => [l, 0])) as Record<Level, number>;
 	const writable = channel as unknown as Record<Level, (message: string) => void>;
 	const originals = Object.fromEntries(LEVELS.map((l) => [l, writable[l]])) as Record<Level, (message: string) => void>;

@@ -268,7 +268,13 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			// must not indent in the middle of the line; what is typed next shows where the cursor is.
 			await press('Tab', 'Tab', 'Tab');
 			await waitUntil(() => editor.document.getText() === 'a = 1\nb = 2\nc = 2\nd = 1\n', 10_000, 'both suggestions applied');
-			await waitUntil(() => editor.selection.active.isEqual(new vscode.Position(2, 5)), 5000, 'the cursor where the second suggestion put it');
+			// The request after the second Tab is made once the editor has put the cursor where that
+			// suggestion said: then it is safe to type.
+			await waitUntil(
+				async () => (await received()).some((r) => r.method === 'nes/suggest' && r.params.uri === uri.toString() && r.params.triggerKind === 'automatic' && (r.params.position as Json).line === 2),
+				5000,
+				'the request after the second suggestion, at its cursor',
+			);
 			await type('x');
 			await waitUntil(() => editor.document.getText().includes('x'), 5000, 'the typed x');
 			assert.equal(editor.document.getText(), 'a = 1\nb = 2\nc = 2x\nd = 1\n', 'no tab inserted');
@@ -547,6 +553,8 @@ describe('NES display: Tab and the completion list', () => {
 		await press('Control+Space');
 		await rows('the list');
 		assert.equal(await focused(), 'const');
+		// The picture of the hint above the list ("Esc, then ⇥ Tab: …") in the README.
+		await shot('completion-list-dark');
 		await press('Tab');
 		await waitUntil(() => editor.document.lineAt(0).text === 'const a = 1', 5000, 'const completed from the list');
 		assert.equal(editor.document.lineAt(1).text, 'var b = 1', 'the suggestion was not applied');

@@ -138,12 +138,6 @@ export const suites = [
 		vsix: true,
 		settings: () => ({
 			'agentLink.nes.agent': 'Agent Link NES (built in)',
-			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
-			'editor.suggestOnTriggerCharacters': false,
-			'editor.wordBasedSuggestions': 'off',
-			'editor.acceptSuggestionOnEnter': 'off',
-			'files.autoSave': 'off',
-			'workbench.editor.enablePreview': false,
 		}),
 		prepare(workspace, ctx) {
 			cpSync(join(ctx.root, 'samples', 'try-agent-link'), workspace, { recursive: true });

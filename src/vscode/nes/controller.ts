@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/log';
 import { classify, followGhost, pickBest, type Presentation } from '../../common/nes/classify';
+import { inTheWay } from '../../common/nes/completionList';
 import { RequestSequencer, SuggestionLedger, type NesRejectReason } from '../../common/nes/lifecycle';
 import type { NesSuggestion } from '../../common/nes/protocol';
 import { findMatches } from '../../common/nes/searchReplace';
@@ -36,6 +37,12 @@ export const NesContextKeys = {
 	suggestionVisible: 'agentLink.nes.suggestionVisible',
 	/** Our ghost text is offered in the active editor (Escape dismisses it and tells the agent). */
 	ghostVisible: 'agentLink.nes.ghostVisible',
+	/**
+	 * Tab is ours: a suggestion other than ghost text shows, or one was just applied and Tab is
+	 * for the next (README, "Tab, Tab, Tab"). One key, true all the way from the first to the
+	 * next suggestion, so that no Tab pressed during an accept falls through to indenting.
+	 */
+	tab: 'agentLink.nes.tab',
 } as const;
 
 /** What the status bar shows about suggestions. */
@@ -49,6 +56,8 @@ const SUGGEST_TIMEOUT_MS = 30_000;
 const WAITING_AFTER_MS = 300;
 // Lines around the cursor where a new problem asks for a suggestion.
 const DIAGNOSTIC_WINDOW = 3;
+// How long after an accept a Tab waits for the next suggestion rather than indenting.
+const NEXT_WAIT_MS = 1000;
 
 interface Current extends ShownSuggestion {
 	/** Set when the user typed the whole ghost text (or VS Code inserted it): the accept command may still come. */
@@ -80,6 +89,15 @@ export class NesController implements vscode.Disposable {
 	private undoRedo: { uri: string; version: number } | undefined;
 	private diagnosticsSnapshot: { uri: string; keys: DiagnosticKey[] } | undefined;
 	private stateValue: NesDisplayState = 'off';
+	/**
+	 * Just after an accept, while Tab is for the next suggestion (README, "Tab, Tab, Tab"):
+	 * `answered` settles once the request for it is answered (or the time is up).
+	 */
+	private next: { readonly answered: Promise<void>; readonly answer: () => void; readonly timer: NodeJS.Timeout } | undefined;
+	/** Accepts run one after the other: a second Tab applies the suggestion the first one asked for. */
+	private accepting: Promise<unknown> = Promise.resolve();
+	/** The suggestion a completion list in its way was closed for: once per suggestion. */
+	private listClosedFor: string | undefined;
 	private readonly stateEmitter = new vscode.EventEmitter<NesDisplayState>();
 	private readonly shownEmitter = new vscode.EventEmitter<ShownSuggestion | undefined>();
 	private readonly disposables: vscode.Disposable[] = [];
@@ -104,6 +122,7 @@ export class NesController implements vscode.Disposable {
 			vscode.commands.registerCommand(NesCommands.dismiss, () => this.dismiss()),
 			vscode.commands.registerCommand(NesCommands.snooze, (minutes?: unknown) => this.snooze(minutes)),
 			view.onDidAcceptGhost((id) => this.ghostAccepted(id)),
+			view.onDidChangeCompletionList(() => this.closeListInTheWay()),
 			view.onDidOfferGhost((id) => {
 				if (this.current?.presentation.id === id) {
 					if (this.lastTimings && this.lastTimings.offeredAt === undefined) {
@@ -144,6 +163,7 @@ export class NesController implements vscode.Disposable {
 			// The session is ending (agent stopping, NES turned off, window closing): every
 			// suggestion still owes its outcome, sent while the connection still works.
 			this.cancelInFlight(scope);
+			this.endNext();
 			this.clearShown();
 			scope.ledger.rejectAll('ignored');
 			if (this.scope === scope) {
@@ -173,6 +193,7 @@ export class NesController implements vscode.Disposable {
 		}
 		const editor = vscode.window.activeTextEditor;
 		if (this.applying === 0 && editor && editor.document === event.document) {
+			this.endNext(); // the user typed on: their next Tab is theirs
 			this.schedule();
 		}
 	}
@@ -220,6 +241,7 @@ export class NesController implements vscode.Disposable {
 			}
 		}
 		if (event.textEditor === vscode.window.activeTextEditor && this.applying === 0 && event.kind !== vscode.TextEditorSelectionChangeKind.Command && event.kind !== undefined) {
+			this.endNext();
 			this.schedule();
 		}
 	}
@@ -227,6 +249,9 @@ export class NesController implements vscode.Disposable {
 	private activeEditorChanged(): void {
 		const p = this.current?.presentation;
 		const editor = vscode.window.activeTextEditor;
+		if (this.applying === 0) {
+			this.endNext();
+		}
 		if (p && this.applying === 0 && (!editor || editor.document.uri.toString() !== this.shownIn)) {
 			this.end('ignored', 'another editor became active');
 		}
@@ -501,21 +526,21 @@ export class NesController implements vscode.Disposable {
 		const within = (pos: { line: number; character: number }) => pos.line < document.lineCount && pos.character <= document.lineAt(pos.line).text.length;
 		switch (p.kind) {
 			case 'ghost':
-				return { ...base, hint: 'Tab to accept' };
+				return { ...base, hint: 'Tab to accept', action: 'accept' };
 			case 'preview': {
 				if (!p.edits.every((e) => within(e.range.start) && within(e.range.end))) {
 					return 'an edit lies outside the document';
 				}
 				const line = p.edits[0]!.range.start.line + 1;
 				const where = p.uri === vscode.window.activeTextEditor?.document.uri.toString() ? `line ${line}` : `${name}:${line}`;
-				return { ...base, hint: `⇥ Tab: apply edit at ${where} · Esc: dismiss` };
+				return { ...base, hint: `⇥ Tab: apply edit at ${where} · Esc: dismiss`, action: `apply edit at ${where}` };
 			}
 			case 'jump': {
 				if (!within(p.position)) {
 					return 'the jump target lies outside the document';
 				}
 				const where = p.uri === vscode.window.activeTextEditor?.document.uri.toString() ? `line ${p.position.line + 1}` : `${name}:${p.position.line + 1}`;
-				return { ...base, hint: `⇥ Tab: go to ${where}` };
+				return { ...base, hint: `⇥ Tab: go to ${where}`, action: `go to ${where}` };
 			}
 			case 'rename': {
 				if (!within(p.position)) {
@@ -527,7 +552,8 @@ export class NesController implements vscode.Disposable {
 				}
 				const old = document.getText(document.getWordRangeAtPosition(new vscode.Position(p.position.line, p.position.character)));
 				const files = edit.entries().length;
-				return { ...base, renameEdit: edit, hint: `⇥ Tab: rename ${old || 'symbol'} → ${p.newName}${files > 1 ? ` in ${files} files` : ''}` };
+				const action = `rename ${old || 'symbol'} → ${p.newName}${files > 1 ? ` in ${files} files` : ''}`;
+				return { ...base, renameEdit: edit, hint: `⇥ Tab: ${action}`, action };
 			}
 			case 'searchAndReplace': {
 				const result = findMatches(document.getText(), p.search, p.replace, p.isRegex);
@@ -539,7 +565,8 @@ export class NesController implements vscode.Disposable {
 				}
 				const replacements = result.matches.map((m) => ({ range: new vscode.Range(document.positionAt(m.start), document.positionAt(m.end)), newText: m.newText }));
 				const n = replacements.length;
-				return { ...base, replacements, hint: `⇥ Tab: replace ${n} place${n === 1 ? '' : 's'} in ${name}` };
+				const action = `replace ${n} place${n === 1 ? '' : 's'} in ${name}`;
+				return { ...base, replacements, hint: `⇥ Tab: ${action}`, action };
 			}
 		}
 	}
@@ -569,7 +596,7 @@ export class NesController implements vscode.Disposable {
 		this.shownIn = editor.document.uri.toString();
 		this.keysReady = false;
 		this.view.show(shown, editor);
-		void this.setContext(NesContextKeys.suggestionVisible, p.kind !== 'ghost').then(() => {
+		void Promise.all([this.setContext(NesContextKeys.suggestionVisible, p.kind !== 'ghost'), this.updateTabKey()]).then(() => {
 			if (this.current === current) {
 				this.keysReady = true;
 				this.shownEmitter.fire(current);
@@ -581,6 +608,32 @@ export class NesController implements vscode.Disposable {
 		this.log.debug(`Showing suggestion ${p.id} (${p.kind}): ${shown.hint}`);
 		this.shownEmitter.fire(current);
 		this.updateState();
+		this.closeListInTheWay();
+	}
+
+	/**
+	 * Closes VS Code's completion list when it only covers the suggestion: its selection is
+	 * VS Code's (the user did not move it) and is the word already typed, so accepting it would
+	 * change nothing and Tab would seem to do nothing. Such a list opens as the user types,
+	 * sometimes a while after the suggestion showed (a language server starting). Once per
+	 * suggestion: a list the user opens again (Ctrl+Space) is theirs. A list the user moved in,
+	 * or whose item would change the text, is left alone, and Tab goes to the list (README,
+	 * "Tab and the completion list").
+	 */
+	private closeListInTheWay(): void {
+		const current = this.current;
+		if (
+			!current ||
+			current.presentation.kind === 'ghost' ||
+			this.listClosedFor === current.presentation.id ||
+			vscode.window.activeTextEditor?.document.uri.toString() !== this.shownIn ||
+			!inTheWay(this.view.completionList)
+		) {
+			return;
+		}
+		this.listClosedFor = current.presentation.id;
+		this.log.debug(`Closing the completion list over suggestion ${current.presentation.id}: its selection is the word already typed.`);
+		void this.view.closeCompletionList();
 	}
 
 	/**
@@ -594,6 +647,11 @@ export class NesController implements vscode.Disposable {
 
 	/** Whether the keybindings know about what is shown (the context key reached the editor). */
 	keysReady = false;
+
+	/** Whether Tab is waiting for the next suggestion after an accept (tests). */
+	get nextPending(): boolean {
+		return this.next !== undefined;
+	}
 
 	private shownIn: string | undefined;
 
@@ -623,6 +681,7 @@ export class NesController implements vscode.Disposable {
 		this.view.clear();
 		void this.setContext(NesContextKeys.suggestionVisible, false);
 		void this.setContext(NesContextKeys.ghostVisible, false);
+		void this.updateTabKey();
 		this.shownEmitter.fire(undefined);
 		this.updateState();
 	}
@@ -634,17 +693,35 @@ export class NesController implements vscode.Disposable {
 		if (current?.presentation.id !== id) {
 			return;
 		}
+		this.beginNext();
 		this.clearShown();
 		this.scope?.ledger.accept(id);
+		void this.requestNext();
 	}
 
 	/** Escape (`agentLink.nes.dismiss`): the user rejected what is showing. */
 	dismiss(): void {
+		this.endNext();
 		this.end('rejected', 'dismissed');
 	}
 
-	/** Tab (`agentLink.nes.accept`) or the code action: carries out what is showing. */
-	async accept(): Promise<boolean> {
+	/**
+	 * Tab (`agentLink.nes.accept`) or the code action: carries out what is showing, then asks
+	 * for the next suggestion at once. For {@link NEXT_WAIT_MS} after that, Tab stays bound
+	 * here: a Tab that comes before the next suggestion shows waits for the answer and applies
+	 * what it brings, and does nothing when it brings nothing. So Tab, Tab, Tab is a chain of
+	 * edits, and a Tab too many never indents in the middle of the code.
+	 */
+	accept(): Promise<boolean> {
+		const run = this.accepting.then(() => this.acceptNow());
+		this.accepting = run.catch(() => undefined);
+		return run;
+	}
+
+	private async acceptNow(): Promise<boolean> {
+		if (!this.current && this.next) {
+			await this.next.answered; // a Tab for the next suggestion
+		}
 		const current = this.current;
 		const scope = this.scope;
 		if (!current || !scope) {
@@ -658,6 +735,9 @@ export class NesController implements vscode.Disposable {
 			this.end('ignored', 'stale document version');
 			return false;
 		}
+		// Tab stays ours from here until the next suggestion shows or the time is up: the chain
+		// begins before what showed is cleared, so the Tab key never turns off in between.
+		this.beginNext();
 		this.clearShown();
 		this.applying++;
 		let applied = false;
@@ -670,13 +750,61 @@ export class NesController implements vscode.Disposable {
 		}
 		if (applied) {
 			scope.ledger.accept(p.id);
-			if (p.kind === 'jump') {
-				void this.request('automatic');
-			}
+			void this.requestNext();
 		} else {
+			this.endNext();
 			scope.ledger.reject(p.id, 'ignored');
 		}
 		return applied;
+	}
+
+	/** Tab is for the next suggestion until {@link endNext}: at most {@link NEXT_WAIT_MS}. */
+	private beginNext(): void {
+		this.endNext();
+		let answer = () => {};
+		const answered = new Promise<void>((resolve) => (answer = resolve));
+		this.next = { answered, answer, timer: setTimeout(() => this.endNext(), NEXT_WAIT_MS) };
+		void this.updateTabKey();
+	}
+
+	/** Tab is Tab again (or the key of what shows). Ended early by typing, moving, Escape, snoozing. */
+	private endNext(): void {
+		const next = this.next;
+		if (!next) {
+			return;
+		}
+		this.next = undefined;
+		clearTimeout(next.timer);
+		next.answer();
+		void this.updateTabKey();
+	}
+
+	private tabKey = false;
+
+	/** Sets {@link NesContextKeys.tab} when it changes; resolves once the editor has it. */
+	private updateTabKey(): Thenable<unknown> {
+		const value = (this.current !== undefined && this.current.presentation.kind !== 'ghost') || this.next !== undefined;
+		if (value === this.tabKey) {
+			return Promise.resolve();
+		}
+		this.tabKey = value;
+		return this.setContext(NesContextKeys.tab, value);
+	}
+
+	/** After an accept: the next suggestion at once, not after the debounce. */
+	private async requestNext(): Promise<void> {
+		const next = this.next;
+		await this.request('automatic');
+		if (this.next !== next || !next) {
+			return;
+		}
+		if (this.current && this.current.presentation.kind !== 'ghost') {
+			this.endNext(); // it shows: Tab is ours for it now
+		} else {
+			// Nothing came, and waiting Tabs do nothing, later ones too until the time is up; or ghost
+			// text came, which Tab applies (ours until VS Code shows it, VS Code's own from then on).
+			next.answer();
+		}
 	}
 
 	private async apply(current: Current, uri: vscode.Uri): Promise<boolean> {
@@ -758,6 +886,7 @@ export class NesController implements vscode.Disposable {
 			this.resume();
 			return;
 		}
+		this.endNext();
 		this.snoozedUntil = Date.now() + chosen * 60_000;
 		clearTimeout(this.snoozeTimer);
 		this.snoozeTimer = setTimeout(() => this.resume(), chosen * 60_000);
@@ -824,6 +953,7 @@ export class NesController implements vscode.Disposable {
 	}
 
 	dispose(): void {
+		this.endNext();
 		clearTimeout(this.debounce);
 		this.debouncing = false;
 		clearTimeout(this.snoozeTimer);

@@ -9,6 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { Presentation } from '../../common/nes/classify';
+import { observeCompletionList, type CompletionList } from '../../common/nes/completionList';
 
 export type Showable = Exclude<Presentation, { kind: 'invalid' }>;
 
@@ -19,6 +20,8 @@ export interface ShownSuggestion {
 	readonly version: number;
 	/** One line saying what Tab does ("Tab: apply edit at line 12"). */
 	readonly hint: string;
+	/** What Tab does, on its own ("apply edit at line 12"), for hints made elsewhere. */
+	readonly action: string;
 	/** For a rename: the edit VS Code's rename provider computed. */
 	readonly renameEdit?: vscode.WorkspaceEdit;
 	/** For a search and replace: the ranges that change and their new text. */
@@ -42,6 +45,12 @@ export interface SuggestionView extends vscode.Disposable {
 	setExpecting(expecting: (uri: string, position: vscode.Position) => boolean): void;
 	/** The request that was expected ended without ghost text: nobody should wait for it any more. */
 	settle(): void;
+	/** VS Code's completion list (the suggest widget) open in the active editor, as far as the view can tell. */
+	readonly completionList: CompletionList | undefined;
+	/** The completion list opened, closed, or its selection changed. */
+	readonly onDidChangeCompletionList: vscode.Event<CompletionList | undefined>;
+	/** Closes the completion list. */
+	closeCompletionList(): Thenable<unknown>;
 }
 
 interface Waiter {
@@ -81,9 +90,14 @@ export class StableApiView implements SuggestionView {
 	private readonly hint: vscode.TextEditorDecorationType;
 	private expecting: ((uri: string, position: vscode.Position) => boolean) | undefined;
 	private readonly waiters = new Set<Waiter>();
+	/** The line the hint goes on while no completion list is open. */
+	private hintLine: number | undefined;
+	private list: { readonly document: vscode.TextDocument; readonly state: CompletionList } | undefined;
+	private readonly listEmitter = new vscode.EventEmitter<CompletionList | undefined>();
 
 	readonly onDidAcceptGhost = this.acceptEmitter.event;
 	readonly onDidOfferGhost = this.offerEmitter.event;
+	readonly onDidChangeCompletionList = this.listEmitter.event;
 
 	constructor(extensionUri: vscode.Uri) {
 		this.removed = vscode.window.createTextEditorDecorationType({
@@ -126,7 +140,29 @@ export class StableApiView implements SuggestionView {
 					this.acceptEmitter.fire(id);
 				}
 			}),
+			// An edit or a cursor move closes or refilters the list: it is known again from the next
+			// report. (Not every way of closing it is reported.)
+			vscode.workspace.onDidChangeTextDocument((e) => {
+				if (e.document === this.list?.document && e.contentChanges.length > 0) {
+					this.setList(undefined, undefined);
+				}
+			}),
+			vscode.window.onDidChangeTextEditorSelection((e) => {
+				if (e.textEditor.document === this.list?.document) {
+					this.setList(undefined, undefined);
+				}
+			}),
 		);
+	}
+
+	get completionList(): CompletionList | undefined {
+		return this.list && this.list.document === vscode.window.activeTextEditor?.document ? this.list.state : undefined;
+	}
+
+	closeCompletionList(): Thenable<unknown> {
+		// VS Code does not ask the provider again when the list is closed this way.
+		this.setList(undefined, undefined);
+		return vscode.commands.executeCommand('hideSuggestWidget');
 	}
 
 	show(shown: ShownSuggestion, editor: vscode.TextEditor): void {
@@ -151,7 +187,7 @@ export class StableApiView implements SuggestionView {
 		}
 		this.settle();
 		const hintAt = editor.selection.active.line;
-		let hintShown = false;
+		this.hintLine = hintAt;
 		if (p.kind === 'preview' && p.uri === editor.document.uri.toString()) {
 			const removed: vscode.DecorationOptions[] = [];
 			const inserted: vscode.DecorationOptions[] = [];
@@ -173,8 +209,7 @@ export class StableApiView implements SuggestionView {
 			const first = asRange(p.edits[0]!.range);
 			const visible = editor.visibleRanges.some((r) => r.contains(first.start));
 			// The hint sits on the preview's own line, or at the cursor when the preview is off screen.
-			this.showHint(editor, visible ? first.end.line : hintAt, shown.hint);
-			hintShown = true;
+			this.hintLine = visible ? first.end.line : hintAt;
 		} else if (p.kind === 'searchAndReplace' && shown.replacements && p.uri === editor.document.uri.toString()) {
 			const hover = new vscode.MarkdownString().appendMarkdown(`**Next edit suggestion**: replace ${shown.replacements.length} match(es)`);
 			editor.setDecorations(
@@ -190,9 +225,34 @@ export class StableApiView implements SuggestionView {
 			const at = asPosition(p.position);
 			editor.setDecorations(this.mark, [new vscode.Range(at.line, 0, at.line, 0)]);
 		}
-		if (!hintShown) {
-			this.showHint(editor, hintAt, shown.hint);
+		this.renderHint();
+	}
+
+	/**
+	 * The hint, where it can be read: an open completion list covers the lines below the
+	 * cursor and takes Tab, so then the hint goes on the cursor's line and says how to reach
+	 * the suggestion (README, "Tab and the completion list").
+	 */
+	private renderHint(): void {
+		const { shown, editor, hintLine } = this;
+		if (!shown || !editor || shown.presentation.kind === 'ghost' || hintLine === undefined) {
+			return;
 		}
+		if (this.list?.document === editor.document) {
+			this.showHint(editor, editor.selection.active.line, `Esc, then ⇥ Tab: ${shown.action}`);
+		} else {
+			this.showHint(editor, hintLine, shown.hint);
+		}
+	}
+
+	private setList(document: vscode.TextDocument | undefined, state: CompletionList | undefined): void {
+		const before = this.list?.state;
+		this.list = document && state ? { document, state } : undefined;
+		if (before?.at === state?.at && before?.moved === state?.moved && before?.noOp === state?.noOp) {
+			return;
+		}
+		this.renderHint();
+		this.listEmitter.fire(state);
 	}
 
 	private showHint(editor: vscode.TextEditor, line: number, text: string): void {
@@ -216,6 +276,7 @@ export class StableApiView implements SuggestionView {
 		this.clearDecorations();
 		this.shown = undefined;
 		this.editor = undefined;
+		this.hintLine = undefined;
 		if (wasGhost) {
 			void vscode.commands.executeCommand('editor.action.inlineSuggest.hide');
 		}
@@ -239,7 +300,16 @@ export class StableApiView implements SuggestionView {
 		context: vscode.InlineCompletionContext,
 		token: vscode.CancellationToken,
 	): vscode.InlineCompletionItem[] | Promise<vscode.InlineCompletionItem[]> {
-		if (context.selectedCompletionInfo !== undefined) {
+		const selected = context.selectedCompletionInfo;
+		// Asked again on every change of the list's selection, and without one once it closed.
+		this.setList(
+			document,
+			observeCompletionList(
+				this.list?.document === document ? this.list.state : undefined,
+				selected && { at: `${document.uri.toString()}#${document.version}@${position.line}:${position.character}`, selected: selected.text, replaced: document.getText(selected.range) },
+			),
+		);
+		if (selected !== undefined) {
 			return []; // the suggest widget has a selection: ours would be in the way
 		}
 		const items = this.items(document, position);
@@ -294,6 +364,7 @@ export class StableApiView implements SuggestionView {
 		}
 		this.acceptEmitter.dispose();
 		this.offerEmitter.dispose();
+		this.listEmitter.dispose();
 	}
 }
 

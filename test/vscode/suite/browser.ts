@@ -51,6 +51,10 @@ export async function screenshot(file: string, selector?: string): Promise<void>
 /** Ghost text the editor renders (inline completions) in the active editor. */
 export const GHOST_TEXT = '.editor-instance .monaco-editor .ghost-text-decoration, .editor-instance .monaco-editor .ghost-text, .editor-instance .monaco-editor .ghost-text-decoration-preview';
 
+/** VS Code's completion list (the suggest widget) when open, and its rows (only those scrolled into view). */
+export const COMPLETION_LIST = '.editor-widget.suggest-widget.visible';
+export const COMPLETION_ROWS = `${COMPLETION_LIST} .monaco-list-row`;
+
 /** The quick input's rows, as rendered (only those scrolled into view). */
 export const QUICK_ROWS = '.quick-input-widget .monaco-list-row';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { GHOST_TEXT, press, query, screenshot, type } from '../browser';
+import { COMPLETION_LIST, COMPLETION_ROWS, GHOST_TEXT, press, query, screenshot, type } from '../browser';
 import { api, repoRoot, waitForState, waitUntil } from '../util';
 
 type Json = Record<string, unknown>;
@@ -253,6 +253,45 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			await waitUntil(() => editor.document.getText() === original, 5000, 'one undo to restore the document');
 		});
 
+		it('after Tab the next suggestion is asked for at once; a Tab pressed before it shows applies it, and one with nothing coming does nothing', async () => {
+			const editor = await openFile('a = 1\nb = 1\nc = 1\nd = 1\n', at(0, 5));
+			const uri = editor.document.uri;
+			await script(
+				{ triggerKind: 'manual', suggestions: [edit(id('chain-1'), uri, [{ range: range(1, 4, 1, 5), newText: '2' }], { cursorPosition: at(1, 5) })] },
+				// Slow enough that the second Tab surely comes before it shows.
+				{ triggerKind: 'automatic', at: at(1, 5), delayMs: 400, suggestions: [edit(id('chain-2'), uri, [{ range: range(2, 4, 2, 5), newText: '2' }], { cursorPosition: at(2, 5) })] },
+			);
+			const before = (await received()).filter((r) => r.method === 'nes/suggest').length;
+			await press('Alt+Backslash');
+			await shownKind('preview', id('chain-1'));
+			// Three Tabs in a row: the third finds no next suggestion (the agent has none left) and
+			// must not indent in the middle of the line; what is typed next shows where the cursor is.
+			await press('Tab', 'Tab', 'Tab');
+			await waitUntil(() => editor.document.getText() === 'a = 1\nb = 2\nc = 2\nd = 1\n', 10_000, 'both suggestions applied');
+			// The request after the second Tab is made once the editor has put the cursor where that
+			// suggestion said: then it is safe to type.
+			await waitUntil(
+				async () => (await received()).some((r) => r.method === 'nes/suggest' && r.params.uri === uri.toString() && r.params.triggerKind === 'automatic' && (r.params.position as Json).line === 2),
+				5000,
+				'the request after the second suggestion, at its cursor',
+			);
+			await type('x');
+			await waitUntil(() => editor.document.getText().includes('x'), 5000, 'the typed x');
+			assert.equal(editor.document.getText(), 'a = 1\nb = 2\nc = 2x\nd = 1\n', 'no tab inserted');
+			assert.equal(await onlyOutcome(id('chain-1')), 'accept');
+			assert.equal(await onlyOutcome(id('chain-2')), 'accept');
+			const requests = (await received()).filter((r) => r.method === 'nes/suggest').slice(before);
+			assert.deepEqual(
+				requests.slice(0, 3).map((r) => [r.params.triggerKind, (r.params.position as Json).line]),
+				[
+					['manual', 0],
+					['automatic', 1],
+					['automatic', 2],
+				],
+				'after each Tab, a request at once where the suggestion left the cursor',
+			);
+		});
+
 		it('Escape dismisses a preview with nes/reject rejected and changes nothing', async () => {
 			const original = 'a\nb\nc\nd\n';
 			const editor = await openFile(original, at(0, 1));
@@ -450,6 +489,79 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 		});
 	});
 }
+
+describe('NES display: Tab and the completion list', () => {
+	// The list's items come from this provider alone (the suite turns the others off), so what it
+	// offers is known: the words below, filtered by VS Code by the word at the cursor.
+	let provider: vscode.Disposable | undefined;
+	const WORDS = ['const', 'constant', 'construct'];
+	const id = (name: string) => `list-${name}`;
+	const listsClosed = () => a.recentLog().filter((l) => l.includes('Closing the completion list over suggestion')).length;
+	const focused = async () => (await query(`${COMPLETION_LIST} .monaco-list-row.focused .label-name`)).texts[0];
+	const rows = async (what: string) => waitUntil(async () => (await query(COMPLETION_ROWS)).count > 1, 10_000, what);
+
+	before(async () => {
+		await select('NES Display merged');
+		provider = vscode.languages.registerCompletionItemProvider({ scheme: 'file', language: 'plaintext' }, {
+			provideCompletionItems: () => WORDS.map((w) => new vscode.CompletionItem(w, vscode.CompletionItemKind.Keyword)),
+		});
+	});
+	after(() => provider?.dispose());
+
+	/** A file whose first line begins with `word`, the cursor after it, and a preview for line 2 showing. */
+	async function withPreview(word: string, name: string): Promise<vscode.TextEditor> {
+		const editor = await openFile(`${word} a = 1\nvar b = 1\n`, at(0, word.length));
+		await script({ triggerKind: 'manual', suggestions: [edit(id(name), editor.document.uri, [{ range: range(1, 0, 1, 3), newText: 'const' }])] });
+		await press('Alt+Backslash');
+		await shownKind('preview', id(name));
+		return editor;
+	}
+
+	it('a list offering just the word already typed is closed over the suggestion, and Tab applies the suggestion', async () => {
+		const editor = await withPreview('const', 'closed');
+		const closed = listsClosed();
+		await press('Control+Space');
+		await waitUntil(() => listsClosed() > closed, 10_000, 'the list closed over the suggestion');
+		await waitUntil(async () => (await query(COMPLETION_LIST)).count === 0, 10_000, 'the list gone from the page');
+		await press('Tab');
+		await waitUntil(() => editor.document.lineAt(1).text === 'const b = 1', 5000, 'the suggestion applied');
+		assert.equal(editor.document.lineAt(0).text, 'const a = 1');
+		assert.equal(await onlyOutcome(id('closed')), 'accept');
+	});
+
+	it('a list opened again for the same suggestion stays; moved in, Tab inserts the chosen item', async () => {
+		const editor = await withPreview('const', 'reopened');
+		const closed = listsClosed();
+		await press('Control+Space');
+		await waitUntil(() => listsClosed() > closed, 10_000, 'the first list closed over the suggestion');
+		await waitUntil(async () => (await query(COMPLETION_LIST)).count === 0, 10_000, 'the first list gone from the page');
+		await press('Control+Space');
+		await rows('the list opened again');
+		assert.equal(await focused(), 'const');
+		await press('ArrowDown');
+		await waitUntil(async () => (await focused()) === 'constant', 5000, 'constant focused');
+		await press('Tab');
+		await waitUntil(() => editor.document.lineAt(0).text === 'constant a = 1', 5000, 'the chosen item inserted');
+		assert.equal(editor.document.lineAt(1).text, 'var b = 1', 'the suggestion was not applied');
+		assert.equal(listsClosed(), closed + 1, 'only the first list was closed');
+		assert.equal(await onlyOutcome(id('reopened')), 'reject ignored');
+	});
+
+	it('a list whose item would change the text stays, and Tab is its', async () => {
+		const editor = await withPreview('cons', 'completes');
+		const closed = listsClosed();
+		await press('Control+Space');
+		await rows('the list');
+		assert.equal(await focused(), 'const');
+		// The picture of the hint above the list ("Esc, then ⇥ Tab: …") in the README.
+		await shot('completion-list-dark');
+		await press('Tab');
+		await waitUntil(() => editor.document.lineAt(0).text === 'const a = 1', 5000, 'const completed from the list');
+		assert.equal(editor.document.lineAt(1).text, 'var b = 1', 'the suggestion was not applied');
+		assert.equal(listsClosed(), closed, 'the list was not closed');
+		assert.equal(await onlyOutcome(id('completes')), 'reject ignored');
+	});
+});
 
 describe('NES display: the session ends', () => {
 	it('turning NES off rejects what is showing, once', async () => {

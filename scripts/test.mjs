@@ -5,6 +5,8 @@
 //   protocol     the real client against scripted agent processes and dist/nes-agent.js (node:test)
 //   vscode       the suites inside a real VS Code (code-server + headless Chromium), on the minimum
 //                supported VS Code and the newest available
+//   start        `npm start` as a person meets it, three times in a row (test/start/twice.mjs): the
+//                sample workspace as shipped with its README each time, and --keep-sample
 // Flags: --tier=static,unit,protocol,vscode (default: all), --target=min,latest (default: both),
 //        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs),
 //        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet),
@@ -21,7 +23,7 @@ import { ensureDependencies } from './bootstrap.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 ensureDependencies();
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',') ?? fallback;
-const tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode']);
+const tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode', 'start']);
 const targets = arg('target', ['min', 'latest']);
 const results = [];
 /** The unpacked .vsix, once a suite has asked for it (see unpackVsix). */
@@ -162,6 +164,21 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			rmSync(scratch, { recursive: true, force: true });
 		}
 	}
+}
+
+if (tiers.includes('start') && !electron) {
+	// Each check the script makes prints `ok   …` or `FAIL …` on stderr; its exit code says whether all passed.
+	const { code, out } = await new Promise((resolve) => {
+		const child = spawn(process.execPath, [join(root, 'test', 'start', 'twice.mjs'), `--target=${targets.includes('latest') ? 'latest' : 'min'}`], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+		let err = '';
+		child.stderr.on('data', (d) => {
+			err += d;
+			process.stderr.write(d);
+		});
+		child.on('exit', (c) => resolve({ code: c ?? 1, out: err }));
+	});
+	const count = (word) => (out.match(new RegExp(`\\] ${word} `, 'g')) ?? []).length;
+	record('start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code);
 }
 
 /** Packages the extension as a .vsix (as `npm run package` does) and unpacks its extension/ folder. */

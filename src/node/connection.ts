@@ -17,6 +17,7 @@ import type { Readable, Writable } from 'node:stream';
 import {
 	CancellationTokenSource,
 	Emitter,
+	ErrorCodes as RpcErrorCodes,
 	ResponseError,
 	createMessageConnection,
 	type CancellationId,
@@ -116,6 +117,9 @@ class IncomingCancellation {
 		}
 	}
 }
+
+/** How long a request whose write failed waits for the agent's exit to explain why. */
+const WRITE_ERROR_GRACE_MS = 1000;
 
 export class AgentConnection implements Disposable {
 	private readonly connection: MessageConnection;
@@ -307,12 +311,26 @@ export class AgentConnection implements Disposable {
 					}
 				},
 				(error: unknown) => {
-					settle();
-					if (error instanceof ResponseError) {
+					// vscode-jsonrpc reports a failed write as a ResponseError of its own code.
+					const writeFailed = error instanceof ResponseError && error.code === RpcErrorCodes.MessageWriteError;
+					if (error instanceof ResponseError && !writeFailed) {
+						settle();
 						reject(new AgentError(method, error.code, error.message, error.data));
-					} else {
-						reject(this.failure ?? (error instanceof Error ? error : new Error(String(error))));
+						return;
 					}
+					const cause = error instanceof Error ? new Error(error.message) : new Error(String(error));
+					if (this.failure) {
+						settle();
+						reject(this.failure);
+						return;
+					}
+					// A write that failed (EPIPE) because the agent is going away: its exit, which
+					// fail() reports to everything in flight, says more. Only if that does not come
+					// soon does the write error stand.
+					setTimeout(() => {
+						settle();
+						reject(this.failure ?? cause);
+					}, WRITE_ERROR_GRACE_MS).unref();
 				},
 			);
 		});

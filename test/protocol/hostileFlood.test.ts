@@ -12,22 +12,13 @@ import { MessageKinds } from '../../src/common/jsonrpc';
 import { AgentHandle } from '../../src/node/agentHandle';
 import { WireTracer } from '../../src/common/trace';
 import { MemoryLog, clientInfo, fixture, repoRoot } from './helpers';
+import type { FloodReport } from '../shared/floodReport';
 
 const any = z.unknown();
 const SESSION = 'known-session';
 const BURST = 5;
 const HOUR = 60 * 60_000;
 
-interface FloodReport {
-	readonly lines: number;
-	readonly byKind: Record<string, number>;
-	readonly expected: Record<string, number>;
-	readonly got: Record<string, number>;
-	readonly missing: number;
-	readonly unexpected: unknown[];
-	readonly timedOut: boolean;
-	readonly valid: { result?: unknown; error?: unknown };
-}
 
 /** The agent's kinds of hostile line that Agent Link logs, by the kind it logs them as, with what a full line says. */
 const LOGGED = [

@@ -22,25 +22,11 @@ import { api, repoRoot, waitForState, waitUntil } from '../util';
 import { meterLog } from './logMeter';
 import { startProfile } from './profile';
 import { cpuByProcess, type CpuSample } from './processes';
+import type { FloodReport } from '../../../shared/floodReport';
 
 const AGENT = 'Hostile Flood Agent';
 const LINES = Number(process.env.AGENT_LINK_BENCH_FLOOD_LINES || 100_000);
 
-interface FloodReport {
-	readonly lines: number;
-	readonly byKind: Record<string, number>;
-	readonly expected: Record<string, number>;
-	readonly got: Record<string, number>;
-	readonly missing: number;
-	readonly unexpected: unknown[];
-	readonly timedOut: boolean;
-	readonly writeMs: number;
-	readonly floodMs: number;
-	readonly linesPerSecond: number;
-	readonly drainMs: number;
-	readonly validLatencyMs: number;
-	readonly valid: { result?: unknown; error?: { code: number; message: string } };
-}
 
 /**
  * Each run: `agentLink.trace`, and whether the Agent Link log is on screen in the Output panel. The

@@ -49,6 +49,83 @@ function nesContextAgents(ctx) {
 	return agents;
 }
 
+/** The chat panel's scripted agents. */
+function chatPanelAgents(ctx) {
+	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+	return {
+		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 2500 }, text(' A two.')] }),
+		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
+		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
+		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
+			sessionSetup: {
+				configOptions: [
+					{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'small', options: [{ value: 'small', name: 'Small model' }, { value: 'large', name: 'Large model' }] },
+				],
+			},
+			chatTurn: [
+				{ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review the changes', input: { hint: 'what to review' } }, { name: 'explain', description: 'Explain the code' }] },
+				text('Ready.'),
+			],
+		}),
+	};
+}
+
+/** Every payload, in every place the chat shows agent text (test/vscode/suite/chat-xss lists them too). */
+export const XSS_PAYLOADS = [
+	'<script>window.__xss = "script"</script>',
+	'<img src=x onerror="window.__xss = \'img\'">',
+	'<svg onload="window.__xss = \'svg\'"><circle r=1 /></svg>',
+	'[click me](javascript:window.__xss=\'link\')',
+	'<a href="javascript:window.__xss=\'a\'">a link</a>',
+	'<iframe src="javascript:window.__xss=\'iframe\'"></iframe>',
+	'<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
+	'<style>body { display: none }</style>',
+	'<details open ontoggle="window.__xss=\'details\'">x</details>',
+	'<math><mtext><table><mglyph><style><img src=x onerror="window.__xss=\'math\'">',
+	'<object data="javascript:window.__xss=\'object\'"></object>',
+	'<form action="javascript:window.__xss=\'form\'"><button>go</button></form>',
+	'[data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+	'![image](javascript:window.__xss=\'image\')',
+	'<a href="&#106;avascript:window.__xss=\'entity\'">entity link</a>',
+	'`<script>in code</script>`',
+	'```html\n<script>window.__xss = "fenced"</script>\n<img src=x onerror=alert(1)>\n```',
+];
+
+function xssAgentOptions(file) {
+	const all = XSS_PAYLOADS.join('\n\n');
+	const update = (u) => u;
+	return {
+		chatTurn: [
+			update({ sessionUpdate: 'session_info_update', title: '<img src=x onerror="window.__xss=\'title\'">' }),
+			update({ sessionUpdate: 'available_commands_update', availableCommands: XSS_PAYLOADS.map((p, i) => ({ name: `cmd${i}<script>`, description: p, input: { hint: p } })) }),
+			update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: all } }),
+			update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: all } }),
+			...XSS_PAYLOADS.map((p, i) =>
+				update({
+					sessionUpdate: 'tool_call',
+					toolCallId: `xss-${i}`,
+					title: p,
+					kind: 'edit',
+					status: 'completed',
+					locations: [{ path: file, line: 1 }],
+					content: [
+						{ type: 'content', content: { type: 'text', text: p } },
+						{ type: 'diff', path: file, oldText: `before ${p}\n`, newText: `after ${p}\n${p}\n` },
+						{ type: 'content', content: { type: 'resource_link', uri: `javascript:window.__xss='resource'`, name: p } },
+					],
+					rawInput: { payload: p },
+				}),
+			),
+			update({ sessionUpdate: 'plan', entries: XSS_PAYLOADS.map((p) => ({ content: p, priority: 'high', status: 'pending' })) }),
+			update({ sessionUpdate: 'notice', severity: 'warning', title: XSS_PAYLOADS[1], description: XSS_PAYLOADS[0] }),
+			{ permission: { toolCall: { toolCallId: 'xss-perm', title: XSS_PAYLOADS[2] }, options: [{ optionId: 'ok', name: XSS_PAYLOADS[0], kind: 'allow_once' }, { optionId: 'no', name: XSS_PAYLOADS[1], kind: 'reject_once' }] } },
+		],
+		sessionSetup: {
+			configOptions: [{ id: 'model', name: XSS_PAYLOADS[0], type: 'select', currentValue: 'a', options: [{ value: 'a', name: XSS_PAYLOADS[1], description: XSS_PAYLOADS[2] }] }],
+		},
+	};
+}
+
 function nesContextSettings() {
 	return {
 		// The tests count nes/suggest requests: only the ones they make by command.
@@ -178,6 +255,51 @@ export const suites = [
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
 		},
+	},
+	{
+		// The chat panel end to end through the browser with real keys: a full turn with the SDK's
+		// example agent from the palette (permission answered by keyboard), two agents side by side,
+		// Stop, config options and slash commands, screenshots in both themes.
+		name: 'chat-panel',
+		settings: (ctx) => ({
+			'agentLink.defaultAgent': 'SDK Example Agent',
+			'agentLink.agents': { ...sharedAgents(ctx), ...chatPanelAgents(ctx) },
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
+			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+		},
+	},
+	{
+		// Agent content that tries to run: every payload in every place the page shows agent text.
+		name: 'chat-xss',
+		settings: (ctx) => ({ 'agentLink.agents': { 'XSS Agent': ctx.fixtureAgent('well-behaved.mjs', xssAgentOptions(join(ctx.workspace, 'target.ts'))) } }),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'target.ts'), 'export const target = 1;\n');
+		},
+	},
+	{
+		// The chat page under load: 20 000 streamed chunks, a 2 000-message transcript scrolled.
+		name: 'bench-chat',
+		bench: true,
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'Stream Agent': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ stream: { count: 20_000, text: 'word ', paragraphEvery: 40 } }] }),
+				'Long Agent': ctx.fixtureAgent('well-behaved.mjs', {
+					chatTurn: [
+						{
+							conversation: {
+								count: 1000,
+								user: 'A question about the code, a line or two long.',
+								agent: 'An answer with `code`, **bold** text and a [link](https://example.com), long enough to wrap on a narrow side bar.\n\n```ts\nconst answer = 42;\n```\n\n- one point\n- another point',
+							},
+						},
+					],
+				}),
+			},
+		}),
 	},
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.

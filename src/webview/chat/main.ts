@@ -1,0 +1,365 @@
+/**
+ * The chat page. The host owns the state: the page asks for it when it loads
+ * (`chat/getState`), keeps a {@link TranscriptMirror} per tab, and applies the host's patches once
+ * per animation frame. Only entries near the screen are drawn in full (the others wait as sized
+ * placeholders until they scroll into view), so long transcripts stay fast.
+ */
+import { HostNotifications, PageCommands, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
+import { TranscriptMirror, type TranscriptPatch } from '../../common/chat/transcript';
+import { Composer, type Draft } from './composer';
+import { h, icon } from './dom';
+import { EntryView, type EntryActions } from './entries';
+import { Host, type HostNotification } from './host';
+
+/** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen. */
+const EAGER_ENTRIES = 30;
+
+interface Saved {
+	drafts: Record<string, Draft>;
+}
+
+class ChatPage {
+	private readonly host = new Host((n) => this.onNotification(n));
+	private state: ChatState | undefined;
+	private readonly mirrors = new Map<string, TranscriptMirror>();
+	private readonly queued: { sessionKey: string; patch: TranscriptPatch }[] = [];
+	private frame: number | undefined;
+	private readonly drafts: Record<string, Draft>;
+
+	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
+	private readonly agentSelect = h('select', { class: 'agent-select', attrs: { 'aria-label': 'Agent for new chats', title: 'Agent for new chats' } });
+	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
+	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
+	private readonly notices = h('div', { class: 'page-notices', attrs: { 'aria-live': 'assertive' } });
+	private readonly composer: Composer;
+	private readonly empty: HTMLElement;
+
+	/** The views of the shown tab's entries, by id, and which tab they belong to. */
+	private views = new Map<number, EntryView>();
+	private shown: string | undefined;
+	private readonly observer: IntersectionObserver;
+
+	constructor(root: HTMLElement) {
+		this.drafts = ((this.host.saved as Saved | undefined)?.drafts ?? {}) as Record<string, Draft>;
+		const actions: EntryActions = {
+			copy: (code) => this.host.send(PageCommands.copy, { code }),
+			insert: (code) => this.host.send(PageCommands.insertAtCursor, { code }),
+			open: (path, line) => this.host.send(PageCommands.openLocation, line !== undefined ? { path, line } : { path }),
+			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
+		};
+		this.actions = actions;
+		this.composer = new Composer({
+			send: (text, attachments) => this.shown && this.host.send(PageCommands.sendPrompt, { sessionKey: this.shown, text, attachments }),
+			cancel: () => this.shown && this.host.send(PageCommands.cancel, { sessionKey: this.shown }),
+			activeEditorAttachment: async () => (this.shown ? (await this.host.request(PageRequests.activeEditorAttachment, { sessionKey: this.shown })).attachment : null),
+			searchMentions: async (query) => (this.shown ? (await this.host.request(PageRequests.searchMentions, { sessionKey: this.shown, query })).items : []),
+			setConfigOption: (configId, value) => this.shown && this.host.send(PageCommands.setConfigOption, { sessionKey: this.shown, configId, value }),
+			setMode: (modeId) => this.shown && this.host.send(PageCommands.setMode, { sessionKey: this.shown, modeId }),
+			changed: () => this.save(),
+		});
+		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
+		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with the agent chosen beside', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
+		this.scroller.append(this.log);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.agentSelect, newButton)), this.banner, this.scroller, this.empty, this.notices, this.composer.element);
+		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
+		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
+		document.addEventListener('keydown', (e) => {
+			if (e.key === 'Escape' && !e.defaultPrevented && this.currentTab()?.sessionKey && this.mirrors.get(this.shown!)?.session.turn === 'running') {
+				this.host.send(PageCommands.cancel, { sessionKey: this.shown! });
+			}
+		});
+		void this.refresh();
+		window.addEventListener('focus', () => this.composer.focus(), { once: true });
+	}
+
+	private readonly actions: EntryActions;
+
+	private async refresh(): Promise<void> {
+		this.setState(await this.host.request(PageRequests.getState, {}));
+	}
+
+	private onNotification(n: HostNotification): void {
+		switch (n.method) {
+			case HostNotifications.didChangeState.method:
+				this.setState(n.params as ChatState);
+				break;
+			case HostNotifications.didPatchTranscript.method: {
+				const { sessionKey, patch } = n.params as { sessionKey: string; patch: TranscriptPatch };
+				this.queued.push({ sessionKey, patch });
+				this.frame ??= requestAnimationFrame(() => this.applyQueued());
+				break;
+			}
+			case HostNotifications.focusInput.method:
+				this.composer.focus();
+				break;
+			case HostNotifications.didShowNotice.method: {
+				const { severity, message } = n.params as { severity: string; message: string };
+				const note = h('div', { class: `page-notice severity-${severity}`, attrs: { role: severity === 'error' ? 'alert' : 'status' } }, icon(severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'info'), ` ${message}`);
+				this.notices.append(note);
+				setTimeout(() => note.remove(), 8000);
+				break;
+			}
+			case HostNotifications.didChangeAgentStatus.method:
+				break;
+		}
+	}
+
+	private setState(state: ChatState): void {
+		// Patches queued before this state are older than its snapshots.
+		this.queued.length = 0;
+		this.state = state;
+		const before = this.shown;
+		const oldMirror = before !== undefined ? this.mirrors.get(before) : undefined;
+		this.mirrors.clear();
+		for (const [key, snapshot] of Object.entries(state.transcripts)) {
+			this.mirrors.set(key, new TranscriptMirror(snapshot));
+		}
+		for (const key of Object.keys(this.drafts)) {
+			if (!state.tabs.some((t) => t.sessionKey === key)) {
+				delete this.drafts[key];
+			}
+		}
+		this.renderTabs();
+		this.renderAgents();
+		const selected = state.selected ?? state.tabs[0]?.sessionKey;
+		const mirror = selected !== undefined ? this.mirrors.get(selected) : undefined;
+		if (selected !== this.shown || !oldMirror || !mirror || mirror.revision < oldMirror.revision || mirror.entries[0]?.id !== oldMirror.entries[0]?.id) {
+			this.showTab(selected);
+		} else {
+			this.renderEntries(mirror.entries.map((e) => e.id));
+		}
+		this.renderChrome();
+	}
+
+	private applyQueued(): void {
+		this.frame = undefined;
+		const changed = new Map<string, Set<number>>();
+		for (const { sessionKey, patch } of this.queued.splice(0)) {
+			const mirror = this.mirrors.get(sessionKey);
+			if (!mirror) {
+				continue;
+			}
+			const ids = mirror.apply(patch);
+			if (ids === undefined) {
+				void this.refresh(); // out of step: start again from the whole state
+				return;
+			}
+			let set = changed.get(sessionKey);
+			if (!set) {
+				changed.set(sessionKey, (set = new Set()));
+			}
+			ids.forEach((id) => set.add(id));
+		}
+		const ids = this.shown !== undefined ? changed.get(this.shown) : undefined;
+		if (ids) {
+			this.renderEntries([...ids]);
+		}
+		if (changed.size > 0) {
+			this.renderTabs();
+			this.renderChrome();
+		}
+	}
+
+	// --- Tabs ---
+
+	private currentTab(): Tab | undefined {
+		return this.state?.tabs.find((t) => t.sessionKey === this.shown);
+	}
+
+	private renderTabs(): void {
+		const tabs = this.state?.tabs ?? [];
+		this.tabList.replaceChildren(
+			...tabs.map((tab) => {
+				const mirror = this.mirrors.get(tab.sessionKey);
+				const title = mirror?.session.title ?? 'New chat';
+				const selected = tab.sessionKey === this.shown;
+				const running = mirror?.session.turn === 'running';
+				const asking = mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending');
+				return h(
+					'div',
+					{ class: `tab${selected ? ' selected' : ''}` },
+					h(
+						'button',
+						{
+							class: 'tab-button',
+							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
+							on: { click: () => this.select(tab.sessionKey) },
+						},
+						asking ? icon('shield', 'tab-state') : running ? icon('loading', 'tab-state codicon-modifier-spin') : tab.state === 'failed' || tab.state === 'ended' ? icon('debug-disconnect', 'tab-state') : null,
+						h('span', { class: 'tab-title' }, title),
+						h('span', { class: 'tab-agent' }, tab.agentName),
+					),
+					h('button', { class: 'icon-button small tab-close', attrs: { type: 'button', 'aria-label': `Close ${title}`, title: 'Close chat', tabindex: selected ? 0 : -1 }, on: { click: () => this.host.send(PageCommands.closeTab, { sessionKey: tab.sessionKey }) } }, icon('close')),
+				);
+			}),
+		);
+	}
+
+	private renderAgents(): void {
+		const agents = this.state?.agents ?? [];
+		const current = this.agentSelect.value || this.state?.defaultAgent;
+		this.agentSelect.replaceChildren(...agents.map((a) => h('option', { attrs: { value: a.id } }, a.name)));
+		this.agentSelect.value = current && agents.some((a) => a.id === current) ? current : (this.state?.defaultAgent ?? agents[0]?.id ?? '');
+	}
+
+	private newChat(): void {
+		const agentId = this.agentSelect.value;
+		this.host.send(PageCommands.newChat, agentId ? { agentId } : {});
+	}
+
+	private select(key: string): void {
+		this.showTab(key);
+		this.host.send(PageCommands.selectTab, { sessionKey: key });
+		this.renderTabs();
+		this.renderChrome();
+	}
+
+	private onTabKey(event: KeyboardEvent): void {
+		const tabs = this.state?.tabs ?? [];
+		const index = tabs.findIndex((t) => t.sessionKey === this.shown);
+		let next: number | undefined;
+		if (event.key === 'ArrowRight') {
+			next = (index + 1) % tabs.length;
+		} else if (event.key === 'ArrowLeft') {
+			next = (index - 1 + tabs.length) % tabs.length;
+		} else if (event.key === 'Home') {
+			next = 0;
+		} else if (event.key === 'End') {
+			next = tabs.length - 1;
+		} else if (event.key === 'Delete' && this.shown) {
+			this.host.send(PageCommands.closeTab, { sessionKey: this.shown });
+			return;
+		}
+		const target = next !== undefined ? tabs[next] : undefined;
+		if (target) {
+			event.preventDefault();
+			this.select(target.sessionKey);
+			this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(target.sessionKey)}"]`)?.focus();
+		}
+	}
+
+	// --- The transcript ---
+
+	private showTab(key: string | undefined): void {
+		if (this.shown !== undefined && this.shown !== key) {
+			this.save();
+		}
+		this.shown = key;
+		this.observer.disconnect();
+		this.views = new Map();
+		this.log.replaceChildren();
+		const mirror = key !== undefined ? this.mirrors.get(key) : undefined;
+		if (key !== undefined) {
+			this.composer.load((this.drafts[key] ??= { text: '', attachments: [], history: [] }));
+		}
+		if (mirror) {
+			const entries = mirror.entries;
+			entries.forEach((entry, index) => {
+				const view = new EntryView(entry.id, this.actions);
+				this.views.set(entry.id, view);
+				this.log.append(view.element);
+				if (index >= entries.length - EAGER_ENTRIES) {
+					view.render(entry, this.streaming(mirror, entry.id));
+				} else {
+					this.observer.observe(view.element);
+				}
+			});
+		}
+		this.scroller.scrollTop = this.scroller.scrollHeight;
+	}
+
+	/** Draws the given entries of the shown tab (new ones appended, removed ones dropped). */
+	private renderEntries(ids: number[]): void {
+		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+		if (!mirror) {
+			return;
+		}
+		const atBottom = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40;
+		const first = mirror.entries[0]?.id ?? Infinity;
+		for (const [id, view] of this.views) {
+			if (id < first) {
+				view.element.remove();
+				this.views.delete(id);
+			}
+		}
+		for (const id of ids.sort((a, b) => a - b)) {
+			const entry = mirror.entries[id - first];
+			if (!entry) {
+				continue;
+			}
+			let view = this.views.get(id);
+			if (!view) {
+				view = new EntryView(id, this.actions);
+				this.views.set(id, view);
+				this.log.append(view.element);
+			}
+			const wasAsking = view.element.querySelector('.permission.pending') !== null;
+			view.render(entry, this.streaming(mirror, id));
+			const pending = entry.kind === 'tool_call' && entry.permission?.state === 'pending';
+			// A new permission prompt takes the focus when the user is not typing; its buttons ignore
+			// input for half a second, so a stray Enter cannot approve.
+			if (pending && !wasAsking && document.activeElement === this.composer.input && this.composer.input.value === '') {
+				view.element.querySelector<HTMLElement>('.permission-option')?.focus();
+			} else if (!pending && wasAsking && view.element.contains(document.activeElement) === false && document.activeElement === document.body) {
+				this.composer.focus();
+			}
+		}
+		if (atBottom) {
+			this.scroller.scrollTop = this.scroller.scrollHeight;
+		}
+	}
+
+	/** Whether an entry may still grow: the last one while a turn runs. */
+	private streaming(mirror: TranscriptMirror, id: number): boolean {
+		return mirror.session.turn === 'running' && mirror.entries[mirror.entries.length - 1]?.id === id;
+	}
+
+	private onIntersect(items: IntersectionObserverEntry[]): void {
+		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+		if (!mirror) {
+			return;
+		}
+		const first = mirror.entries[0]?.id ?? 0;
+		for (const item of items) {
+			if (!item.isIntersecting) {
+				continue;
+			}
+			const id = Number((item.target as HTMLElement).dataset.id);
+			const view = this.views.get(id);
+			const entry = mirror.entries[id - first];
+			this.observer.unobserve(item.target);
+			if (view && entry && !view.rendered) {
+				view.render(entry, false);
+			}
+		}
+	}
+
+	private renderChrome(): void {
+		const tab = this.currentTab();
+		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+		const hasTabs = (this.state?.tabs.length ?? 0) > 0;
+		this.empty.hidden = hasTabs;
+		this.scroller.hidden = !hasTabs;
+		this.composer.element.hidden = !hasTabs;
+		let banner: string | undefined;
+		if (tab?.state === 'starting') {
+			banner = `Starting ${tab.agentName}…`;
+		} else if (tab?.state === 'failed') {
+			banner = `${tab.agentName} could not start this chat: ${tab.detail ?? 'unknown error'}`;
+		} else if (tab?.state === 'ended') {
+			banner = 'This conversation has ended. Start a new chat to go on.';
+		} else if (tab?.detail) {
+			banner = tab.detail;
+		}
+		this.banner.hidden = banner === undefined;
+		this.banner.textContent = banner ?? '';
+		this.composer.setSession(mirror?.session, tab?.state === 'ready' && mirror?.session.turn !== 'running');
+	}
+
+	private save(): void {
+		this.host.save({ drafts: this.drafts } satisfies Saved);
+	}
+}
+
+new ChatPage(document.getElementById('app')!);

@@ -56,6 +56,42 @@ function chatPanelAgents(ctx) {
 		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 2500 }, text(' A two.')] }),
 		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
 		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
+		'Chat Showcase': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The retries should come from the config, not a constant.' } },
+				{
+					sessionUpdate: 'plan',
+					entries: [
+						{ content: 'Read the config', priority: 'medium', status: 'completed' },
+						{ content: 'Raise the retry limit', priority: 'high', status: 'in_progress' },
+						{ content: 'Run the tests', priority: 'low', status: 'pending' },
+					],
+				},
+				text('The retry limit lives in `src/config.json`. I will raise it to 5 and read it like this:\n\n```ts\nimport config from "./config.json";\n\nexport function retries(): number {\n\treturn config.retries ?? 3;\n}\n```\n'),
+				{
+					sessionUpdate: 'tool_call',
+					toolCallId: 'edit-1',
+					title: 'Edit src/config.json',
+					kind: 'edit',
+					status: 'pending',
+					locations: [{ path: join(ctx.workspace, 'src', 'config.json'), line: 3 }],
+					content: [{ type: 'diff', path: join(ctx.workspace, 'src', 'config.json'), oldText: '{\n\t"name": "demo",\n\t"retries": 3\n}\n', newText: '{\n\t"name": "demo",\n\t"retries": 5\n}\n' }],
+				},
+				{ sessionUpdate: 'usage_update', used: 18_200, size: 200_000, cost: { amount: 0.04, currency: 'USD' } },
+				{
+					permission: {
+						toolCall: { toolCallId: 'edit-1', title: 'Edit src/config.json' },
+						options: [
+							{ optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+							{ optionId: 'always', name: 'Always allow edits', kind: 'allow_always' },
+							{ optionId: 'no', name: 'Reject', kind: 'reject_once' },
+						],
+					},
+				},
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' },
+				text('Done: the limit is 5.'),
+			],
+		}),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
 				configOptions: [

@@ -243,8 +243,8 @@ const empty = z.object({});
 
 /** What the user did in the page. */
 export const PageCommands = {
-	/** A new chat tab, with the given agent or the default one. */
-	newChat: command('chat/newChat', z.object({ agentId: z.optional(key) })),
+	/** A new chat tab, with the given agent, or the default one, or (`pick`) the one the user picks. */
+	newChat: command('chat/newChat', z.object({ agentId: z.optional(key), pick: z.optional(z.boolean()) })),
 	sendPrompt: command(
 		'chat/sendPrompt',
 		z.object({ ...session, text: z.string().check(z.maxLength(MAX_PROMPT_CHARS)), attachments: z.array(attachmentSchema).check(z.maxLength(MAX_ATTACHMENTS)) }),

@@ -201,9 +201,14 @@ export class ChatController implements vscode.Disposable {
 	private async run(method: string, params: unknown): Promise<void> {
 		type P<K extends keyof typeof PageCommands> = ParamsOf<(typeof PageCommands)[K]>;
 		switch (method) {
-			case 'chat/newChat':
-				await this.newChat({ agentName: (params as P<'newChat'>).agentId });
+			case 'chat/newChat': {
+				const p = params as P<'newChat'>;
+				const key = await this.newChat(p.agentId !== undefined ? { agentName: p.agentId } : { pick: p.pick === true });
+				if (key !== undefined) {
+					this.focusInput();
+				}
 				return;
+			}
 			case 'chat/sendPrompt': {
 				const p = params as P<'sendPrompt'>;
 				await this.sendPrompt(p.sessionKey, p.text, p.attachments);
@@ -262,8 +267,8 @@ export class ChatController implements vscode.Disposable {
 	 * several). Resolves with the tab's key once the tab exists (the session may still be starting),
 	 * or undefined when the user dismissed a picker.
 	 */
-	async newChat(options: { agentName?: string; cwd?: string } = {}): Promise<string | undefined> {
-		const choice = options.agentName !== undefined ? this.agents.findChoice(options.agentName) : await this.defaultChoice();
+	async newChat(options: { agentName?: string; cwd?: string; pick?: boolean } = {}): Promise<string | undefined> {
+		const choice = options.agentName !== undefined ? this.agents.findChoice(options.agentName) : await this.defaultChoice(options.pick === true);
 		if (!choice) {
 			if (options.agentName !== undefined) {
 				throw new Error(`There is no agent named "${options.agentName}".`);
@@ -282,17 +287,17 @@ export class ChatController implements vscode.Disposable {
 		return tab.key;
 	}
 
-	private async defaultChoice(): Promise<AgentChoice | undefined> {
+	private async defaultChoice(pick: boolean): Promise<AgentChoice | undefined> {
 		const current = this.agents.currentChoice;
-		if (current) {
+		if (current && !pick) {
 			return current;
 		}
 		const choices = this.agents.choices();
-		const pick = await vscode.window.showQuickPick(
-			choices.map((choice) => ({ label: choice.name, description: choice.source === 'user' ? 'configured' : 'preset', choice })),
+		const picked = await vscode.window.showQuickPick(
+			choices.map((choice) => ({ label: choice.name, description: [choice.name === current?.name ? 'the chat agent' : '', choice.source === 'user' ? 'configured' : 'preset'].filter(Boolean).join(' · '), choice })),
 			{ title: 'Agent Link: New Chat', placeHolder: 'The agent to chat with' },
 		);
-		return pick?.choice;
+		return picked?.choice;
 	}
 
 	private async start(tab: ChatTab, choice: AgentChoice): Promise<void> {

@@ -41,6 +41,7 @@ export class Composer {
 	private readonly suggestions = h('ul', { class: 'suggestions', attrs: { role: 'listbox', id: 'composer-suggestions', hidden: true } });
 	private readonly options = h('div', { class: 'session-options' });
 	private readonly usage = h('span', { class: 'usage', attrs: { 'aria-live': 'off' } });
+	private readonly agent = h('span', { class: 'agent-name' });
 	private readonly sendButton: HTMLButtonElement;
 	private readonly stopButton: HTMLButtonElement;
 	private items: Suggestion[] = [];
@@ -70,7 +71,7 @@ export class Composer {
 			this.suggestions,
 			this.chips,
 			h('div', { class: 'input-row' }, this.input),
-			h('div', { class: 'composer-bar' }, attach, this.options, h('span', { class: 'spacer' }), this.usage, this.stopButton, this.sendButton),
+			h('div', { class: 'composer-bar' }, attach, this.agent, this.options, h('span', { class: 'spacer' }), this.usage, this.stopButton, this.sendButton),
 		);
 	}
 
@@ -85,7 +86,9 @@ export class Composer {
 	}
 
 	/** The tab's session state: commands, options, usage, whether a turn runs, whether it can send. */
-	setSession(session: SessionInfo | undefined, enabled: boolean): void {
+	setSession(session: SessionInfo | undefined, enabled: boolean, agentName: string | undefined): void {
+		this.agent.textContent = agentName ?? '';
+		this.agent.title = agentName ? `This chat's agent: ${agentName}` : '';
 		this.commands = session?.commands ?? [];
 		this.running = session?.turn === 'running';
 		this.stopButton.hidden = !this.running;

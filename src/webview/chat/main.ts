@@ -27,7 +27,6 @@ class ChatPage {
 	private readonly drafts: Record<string, Draft>;
 
 	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
-	private readonly agentSelect = h('select', { class: 'agent-select', attrs: { 'aria-label': 'Agent for new chats', title: 'Agent for new chats' } });
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
 	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
@@ -39,6 +38,10 @@ class ChatPage {
 	private views = new Map<number, EntryView>();
 	private shown: string | undefined;
 	private readonly observer: IntersectionObserver;
+	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
+	private sticky = true;
+	/** The entry drawn as still streaming (its code not yet highlighted), drawn again once it is done. */
+	private streamingId: number | undefined;
 
 	constructor(root: HTMLElement) {
 		this.drafts = ((this.host.saved as Saved | undefined)?.drafts ?? {}) as Record<string, Draft>;
@@ -59,11 +62,14 @@ class ChatPage {
 			changed: () => this.save(),
 		});
 		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
-		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with the agent chosen beside', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
+		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
+		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
 		this.scroller.append(this.log);
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.agentSelect, newButton)), this.banner, this.scroller, this.empty, this.notices, this.composer.element);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, newButton, pickButton)), this.banner, this.scroller, this.empty, this.notices, this.composer.element);
 		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
+		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
+		new ResizeObserver(() => this.followEnd()).observe(this.log);
 		document.addEventListener('keydown', (e) => {
 			if (e.key === 'Escape' && !e.defaultPrevented && this.currentTab()?.sessionKey && this.mirrors.get(this.shown!)?.session.turn === 'running') {
 				this.host.send(PageCommands.cancel, { sessionKey: this.shown! });
@@ -121,7 +127,6 @@ class ChatPage {
 			}
 		}
 		this.renderTabs();
-		this.renderAgents();
 		const selected = state.selected ?? state.tabs[0]?.sessionKey;
 		const mirror = selected !== undefined ? this.mirrors.get(selected) : undefined;
 		if (selected !== this.shown || !oldMirror || !mirror || mirror.revision < oldMirror.revision || mirror.entries[0]?.id !== oldMirror.entries[0]?.id) {
@@ -188,7 +193,7 @@ class ChatPage {
 						},
 						asking ? icon('shield', 'tab-state') : running ? icon('loading', 'tab-state codicon-modifier-spin') : tab.state === 'failed' || tab.state === 'ended' ? icon('debug-disconnect', 'tab-state') : null,
 						h('span', { class: 'tab-title' }, title),
-						h('span', { class: 'tab-agent' }, tab.agentName),
+						h('span', { class: 'visually-hidden tab-agent' }, `, ${tab.agentName}`),
 					),
 					h('button', { class: 'icon-button small tab-close', attrs: { type: 'button', 'aria-label': `Close ${title}`, title: 'Close chat', tabindex: selected ? 0 : -1 }, on: { click: () => this.host.send(PageCommands.closeTab, { sessionKey: tab.sessionKey }) } }, icon('close')),
 				);
@@ -196,16 +201,8 @@ class ChatPage {
 		);
 	}
 
-	private renderAgents(): void {
-		const agents = this.state?.agents ?? [];
-		const current = this.agentSelect.value || this.state?.defaultAgent;
-		this.agentSelect.replaceChildren(...agents.map((a) => h('option', { attrs: { value: a.id } }, a.name)));
-		this.agentSelect.value = current && agents.some((a) => a.id === current) ? current : (this.state?.defaultAgent ?? agents[0]?.id ?? '');
-	}
-
 	private newChat(): void {
-		const agentId = this.agentSelect.value;
-		this.host.send(PageCommands.newChat, agentId ? { agentId } : {});
+		this.host.send(PageCommands.newChat, {});
 	}
 
 	private select(key: string): void {
@@ -265,8 +262,17 @@ class ChatPage {
 					this.observer.observe(view.element);
 				}
 			});
+			const last = entries[entries.length - 1];
+			this.streamingId = last && this.streaming(mirror, last.id) ? last.id : undefined;
 		}
-		this.scroller.scrollTop = this.scroller.scrollHeight;
+		this.sticky = true;
+		this.followEnd();
+	}
+
+	private followEnd(): void {
+		if (this.sticky) {
+			this.scroller.scrollTop = this.scroller.scrollHeight;
+		}
 	}
 
 	/** Draws the given entries of the shown tab (new ones appended, removed ones dropped). */
@@ -275,7 +281,6 @@ class ChatPage {
 		if (!mirror) {
 			return;
 		}
-		const atBottom = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40;
 		const first = mirror.entries[0]?.id ?? Infinity;
 		for (const [id, view] of this.views) {
 			if (id < first) {
@@ -305,9 +310,17 @@ class ChatPage {
 				this.composer.focus();
 			}
 		}
-		if (atBottom) {
-			this.scroller.scrollTop = this.scroller.scrollHeight;
+		const last = mirror.entries[mirror.entries.length - 1];
+		const streamingNow = last && this.streaming(mirror, last.id) ? last.id : undefined;
+		if (this.streamingId !== undefined && this.streamingId !== streamingNow) {
+			const done = mirror.entries[this.streamingId - first];
+			const view = this.views.get(this.streamingId);
+			if (done && view?.rendered) {
+				view.render(done, false);
+			}
 		}
+		this.streamingId = streamingNow;
+		this.followEnd();
 	}
 
 	/** Whether an entry may still grow: the last one while a turn runs. */
@@ -354,7 +367,7 @@ class ChatPage {
 		}
 		this.banner.hidden = banner === undefined;
 		this.banner.textContent = banner ?? '';
-		this.composer.setSession(mirror?.session, tab?.state === 'ready' && mirror?.session.turn !== 'running');
+		this.composer.setSession(mirror?.session, tab?.state === 'ready' && mirror?.session.turn !== 'running', tab?.agentName);
 	}
 
 	private save(): void {

@@ -206,7 +206,11 @@ export const chatStateSchema = z.object({
 	agents: z.array(agentInfoSchema),
 	/** The agent a new chat uses unless the user picks another (**Select Agent**). */
 	defaultAgent: z.optional(key),
-	/** Each tab's transcript, by session key. */
+	/**
+	 * Tabs' transcripts, by session key: every tab's in the answer to `getState`; in
+	 * `didChangeState`, only those the page does not have at their current revision (it keeps
+	 * its copy of the others and goes on applying their patches).
+	 */
 	transcripts: z.record(z.string(), transcriptSnapshotSchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;

@@ -44,8 +44,8 @@ export const PATCH_INTERVAL_MS = 16;
 interface Page {
 	readonly webview: vscode.Webview;
 	readonly isVisible: () => boolean;
-	/** The transcript revision this page has, per tab; absent until it asked for the state. */
-	readonly revisions: Map<string, number>;
+	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
+	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
 	ready: boolean;
 }
 
@@ -62,6 +62,8 @@ class ChatTab {
 	readonly permissions = new Map<string, PendingPermission>();
 	readonly disposables: vscode.Disposable[] = [];
 	closed = false;
+	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
+	started: Promise<void> = Promise.resolve();
 
 	constructor(
 		readonly key: string,
@@ -112,8 +114,6 @@ export class ChatController implements vscode.Disposable {
 					this.lastTextEditor = editor;
 				}
 			}),
-			pool.onDidChange(() => this.broadcastState()),
-			agents.onDidChangeState(() => this.broadcastState()),
 		);
 	}
 
@@ -174,7 +174,7 @@ export class ChatController implements vscode.Disposable {
 			switch (method) {
 				case PageRequests.getState.method: {
 					page.ready = true;
-					reply = encodeResult(PageRequests.getState, id, this.stateFor(page));
+					reply = encodeResult(PageRequests.getState, id, this.stateFor(page, true));
 					break;
 				}
 				case PageRequests.activeEditorAttachment.method:
@@ -283,7 +283,7 @@ export class ChatController implements vscode.Disposable {
 		this.tabs.set(tab.key, tab);
 		this.selected = tab.key;
 		this.broadcastState();
-		void this.start(tab, choice);
+		tab.started = this.start(tab, choice);
 		return tab.key;
 	}
 
@@ -374,6 +374,7 @@ export class ChatController implements vscode.Disposable {
 
 	private async sendPrompt(key: string, text: string, attachments: readonly Attachment[]): Promise<void> {
 		const tab = this.requireTab(key);
+		await tab.started; // a prompt written while the agent was starting goes once it is ready
 		const session = this.requireSession(tab);
 		if (tab.transcript.snapshot().session.turn === 'running') {
 			throw new Error('A turn is already running; stop it first.');
@@ -536,15 +537,14 @@ export class ChatController implements vscode.Disposable {
 				continue;
 			}
 			for (const tab of this.tabs.values()) {
-				const from = page.revisions.get(tab.key);
+				const known = page.revisions.get(tab.key);
 				const to = tab.transcript.revision;
-				if (from === undefined || from === to) {
+				// A transcript the page does not have (a reset one) comes whole with the next state.
+				if (!known || known.transcript !== tab.transcript || known.revision === to) {
 					continue;
 				}
-				if (from > to) {
-					continue; // a reset transcript: the state sent with it carries the snapshot
-				}
-				page.revisions.set(tab.key, to);
+				const from = known.revision;
+				known.revision = to;
 				void page.webview.postMessage(encodeNotification(HostNotifications.didPatchTranscript, { sessionKey: tab.key, patch: tab.transcript.changesSince(from) }));
 			}
 		}
@@ -554,19 +554,25 @@ export class ChatController implements vscode.Disposable {
 		this.tabsEmitter.fire();
 		for (const page of this.pages) {
 			if (page.ready) {
-				void page.webview.postMessage(encodeNotification(HostNotifications.didChangeState, this.stateFor(page)));
+				void page.webview.postMessage(encodeNotification(HostNotifications.didChangeState, this.stateFor(page, false)));
 			}
 		}
 	}
 
-	/** The whole state for a page; the page now has each transcript at the revision sent. */
-	private stateFor(page: Page): ChatState {
+	/**
+	 * The state for a page: with every transcript (`all`), or only those it does not have at their
+	 * current revision. The page then has each transcript at the revision sent.
+	 */
+	private stateFor(page: Page, all: boolean): ChatState {
 		const transcripts: ChatState['transcripts'] = {};
+		const known = new Map(page.revisions);
 		page.revisions.clear();
 		for (const tab of this.tabs.values()) {
-			const snapshot = tab.transcript.snapshot();
-			transcripts[tab.key] = snapshot;
-			page.revisions.set(tab.key, snapshot.revision);
+			const had = known.get(tab.key);
+			if (all || !had || had.transcript !== tab.transcript || had.revision !== tab.transcript.revision) {
+				transcripts[tab.key] = tab.transcript.snapshot();
+			}
+			page.revisions.set(tab.key, { transcript: tab.transcript, revision: tab.transcript.revision });
 		}
 		const defaultAgent = this.agents.currentChoice?.name;
 		return {

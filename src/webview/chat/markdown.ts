@@ -65,26 +65,58 @@ function decorateCode(code: HTMLElement, actions: CodeActions, complete: boolean
 	pre.replaceWith(wrapper);
 	wrapper.append(toolbar, pre);
 	if (complete) {
-		void highlightLater(code, source, language);
+		highlightLater(code, source, language);
 	}
 }
 
 type Highlighter = typeof HighlightModule;
 let highlighter: Promise<Highlighter> | undefined;
+/** Code blocks waiting to be highlighted, done a few at a time when the page is idle. */
+const waiting: { code: HTMLElement; source: string; language: string | undefined }[] = [];
+let scheduled = false;
+/** How long highlighting may run at once. */
+const HIGHLIGHT_BUDGET_MS = 8;
 
-async function highlightLater(code: HTMLElement, source: string, language: string | undefined): Promise<void> {
-	if (source.length > 100_000) {
-		return; // not worth a long task
+function highlightLater(code: HTMLElement, source: string, language: string | undefined): void {
+	if (source.length > 100_000 || language === undefined) {
+		return; // unknown languages stay plain; a huge block is not worth a long task
 	}
-	highlighter ??= import('./highlight');
-	const hl = await highlighter;
-	const html = hl.highlight(source, language);
-	if (html === undefined || !code.isConnected) {
-		return;
+	waiting.push({ code, source, language });
+	if (!scheduled) {
+		scheduled = true;
+		highlighter ??= import('./highlight');
+		void highlighter.then(() => idle(drainHighlights));
 	}
-	// highlight.js escapes the code; it still goes through the sanitizer, keeping only spans.
-	code.replaceChildren(DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true, ALLOWED_TAGS: ['span'], ALLOWED_ATTR: ['class'] }));
-	code.classList.add('hljs');
+}
+
+function idle(run: () => void): void {
+	if (typeof requestIdleCallback === 'function') {
+		requestIdleCallback(run, { timeout: 500 });
+	} else {
+		setTimeout(run, 16);
+	}
+}
+
+async function drainHighlights(): Promise<void> {
+	const hl = await highlighter!;
+	const started = performance.now();
+	while (waiting.length > 0 && performance.now() - started < HIGHLIGHT_BUDGET_MS) {
+		const { code, source, language } = waiting.shift()!;
+		if (!code.isConnected) {
+			continue;
+		}
+		const html = hl.highlight(source, language);
+		if (html !== undefined) {
+			// highlight.js escapes the code; it still goes through the sanitizer, keeping only spans.
+			code.replaceChildren(DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true, ALLOWED_TAGS: ['span'], ALLOWED_ATTR: ['class'] }));
+			code.classList.add('hljs');
+		}
+	}
+	if (waiting.length > 0) {
+		idle(() => void drainHighlights());
+	} else {
+		scheduled = false;
+	}
 }
 
 /** Inert text as a fragment (for places that show agent text without markdown). */

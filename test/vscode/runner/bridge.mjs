@@ -157,6 +157,8 @@ export async function startBridge(getPage) {
     switch (request.webviewEval) {
       case 'framesStart':
         return frame.evaluate(() => {
+          const work = window.__agentLinkChatWork;
+          if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
           const state = { gaps: [], longTasks: [], running: true, last: performance.now() };
           window.__probe = state;
           try {
@@ -173,11 +175,14 @@ export async function startBridge(getPage) {
           state.running = false;
           state.observer?.disconnect();
           const gaps = state.gaps.slice(1);
-          return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), over50: gaps.filter((g) => g > 50).length, longTasks: state.longTasks.length, maxLongTaskMs: Math.max(0, ...state.longTasks) };
+          const work = window.__agentLinkChatWork;
+          return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), over50: gaps.filter((g) => g > 50).length, longTasks: state.longTasks.length, maxLongTaskMs: Math.max(0, ...state.longTasks), pageWork: work ? { ...work } : undefined };
         });
       case 'scroll':
         return frame.evaluate(async ({ steps, stepPx }) => {
           const scroller = document.querySelector('.scroller');
+          const work = window.__agentLinkChatWork;
+          if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
           scroller.scrollTop = 0;
           await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
           const gaps = [];
@@ -189,7 +194,7 @@ export async function startBridge(getPage) {
             gaps.push(now - last);
             last = now;
           }
-          return { frames: gaps.length, maxGapMs: Math.max(...gaps), over50: gaps.filter((g) => g > 50).length, scrollHeight: scroller.scrollHeight, rendered: document.querySelectorAll('.entry:not(.placeholder)').length, entries: document.querySelectorAll('.entry').length };
+          return { frames: gaps.length, maxGapMs: Math.max(...gaps), over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, rendered: document.querySelectorAll('.entry:not(.placeholder)').length, entries: document.querySelectorAll('.entry').length };
         }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400 });
       default:
         throw new Error(`unknown probe ${request.webviewEval}`);

@@ -5,9 +5,10 @@
 // but its own, no frame, object or embed, no style element, no event-handler attribute and no
 // javascript: (or data:) URL, and nothing set window.__xss.
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, type, waitFor, webviewAudit, webviewQuery } from '../browser';
+import { hasBrowser, press, screenshot, type, waitFor, webviewAudit, webviewQuery } from '../browser';
 import { api, waitUntil } from '../util';
 
 /** The same list as test/vscode/suites.mjs sends (kept here so the test says what it checks). */
@@ -40,6 +41,15 @@ describe('chat: agent content never runs', function () {
 			this.skip();
 		}
 		a = await api();
+	});
+
+	afterEach(async function () {
+		if (this.currentTest?.state === 'failed' && process.env.AGENT_LINK_SCREENSHOT_DIR) {
+			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, 'chat-xss-failed.png')).catch(() => {});
+			const key = a.chatController.tabKeys[0];
+			console.log('host transcript:', JSON.stringify(key ? a.chatController.tab(key)?.transcript.snapshot().session : null));
+			console.log('page entries:', (await webviewQuery('.entry')).count, (await webviewQuery('.entry.placeholder')).count);
+		}
 	});
 
 	it('shows every payload in every place as inert text or sanitized markup', async () => {

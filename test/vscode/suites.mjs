@@ -92,6 +92,16 @@ function chatPanelAgents(ctx) {
 				text('Done: the limit is 5.'),
 			],
 		}),
+		'Chat Notify': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				text('Working.'),
+				{ waitMs: 2500 },
+				{ sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'Run the tests', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+				{ permission: { toolCall: { toolCallId: 'run-1', title: 'Run the tests' }, options: [{ optionId: 'yes', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+				{ waitMs: 2500 },
+				text(' All green.'),
+			],
+		}),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
 				configOptions: [
@@ -299,6 +309,7 @@ export const suites = [
 		name: 'chat-panel',
 		settings: (ctx) => ({
 			'agentLink.defaultAgent': 'SDK Example Agent',
+			'agentLink.trace': 'messages',
 			'agentLink.agents': { ...sharedAgents(ctx), ...chatPanelAgents(ctx) },
 			'workbench.colorTheme': 'Default Light Modern',
 		}),

@@ -138,13 +138,24 @@ export class ChatController implements vscode.Disposable {
 
 	// --- Pages ---
 
-	/** Connects a page; its messages are handled until the returned disposable is disposed. */
-	attach(webview: vscode.Webview, isVisible: () => boolean): vscode.Disposable {
+	/**
+	 * Connects a page; its messages are handled until the returned disposable is disposed. A page
+	 * that is hidden loses its content (it is not retained), so it gets nothing more until it has
+	 * loaded again and asked for the state.
+	 */
+	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>): vscode.Disposable {
 		const page: Page = { webview, isVisible, revisions: new Map(), ready: false };
 		this.pages.add(page);
-		const subscription = webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw));
+		const subscriptions = [
+			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
+			onDidChangeVisibility(() => {
+				if (!isVisible()) {
+					page.ready = false;
+				}
+			}),
+		];
 		return new vscode.Disposable(() => {
-			subscription.dispose();
+			subscriptions.forEach((s) => s.dispose());
 			this.pages.delete(page);
 		});
 	}
@@ -450,6 +461,7 @@ export class ChatController implements vscode.Disposable {
 			tab.permissions.set(requestId, { resolve: finish });
 			signal.addEventListener('abort', () => finish({ outcome: 'cancelled' }), { once: true });
 			this.apply(tab, { type: 'permission_asked', requestId, toolCall: request.toolCall, options: request.options });
+			this.log.debug(`Chat ${tab.key}: ${tab.agentName} asks for permission (${this.visible ? 'shown in the chat' : 'the chat is hidden: a notification'}).`);
 			if (!this.visible) {
 				const title = request.toolCall.title ?? 'a tool call';
 				void vscode.window.showWarningMessage(`${tab.agentName} asks for permission: ${title}`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));

@@ -11,9 +11,10 @@
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
 //                                           returns the milliseconds in between, the page checked
 //                                           on every animation frame (benchmarks)
-//   {webviewCount: selector, text?: true}   the same count (and texts) inside webview pages: the frames
-//                                           nested in the workbench that hold an element #app (the
-//                                           chat page); read only
+//   {webviewCount: selector, text?: true}   the same count (and texts; a form control's value) inside
+//                                           webview pages: the frames nested in the workbench that hold
+//                                           an element #app (the chat page); read only
+//   {webviewClick: selector, text?}         a mouse click on the first match in those pages
 //   {webviewAudit: true}                    what in those pages could run: script elements, frames,
 //                                           objects and embeds, style elements, event-handler
 //                                           attributes, javascript: URLs (each with a short
@@ -91,11 +92,22 @@ export async function startBridge(getPage) {
       let count = 0;
       const texts = [];
       for (const frame of await webviewFrames(page)) {
-        const found = await frame.evaluate((selector) => [...document.querySelectorAll(selector)].map((e) => e.textContent ?? ''), request.webviewCount);
+        const found = await frame.evaluate((selector) => [...document.querySelectorAll(selector)].map((e) => (e instanceof HTMLTextAreaElement || e instanceof HTMLInputElement || e instanceof HTMLSelectElement ? e.value : (e.textContent ?? ''))), request.webviewCount);
         count += found.length;
         texts.push(...found);
       }
       return { count, ...(request.text ? { texts } : {}) };
+    }
+    if (typeof request.webviewClick === 'string') {
+      for (const frame of await webviewFrames(page)) {
+        const matches = frame.locator(request.webviewClick);
+        const target = typeof request.text === 'string' ? matches.filter({ hasText: request.text }) : matches;
+        if ((await target.count()) > 0) {
+          await target.first().click({ timeout: 10_000 });
+          return { clicked: request.webviewClick };
+        }
+      }
+      throw new Error(`nothing matches ${request.webviewClick} in the webview pages`);
     }
     if (request.webviewAudit === true) {
       const findings = [];

@@ -76,7 +76,12 @@ export async function runFromPalette(title: string, opens?: string): Promise<voi
 	}
 }
 
-/** How many elements match `selector` inside the chat's webview pages, with their text. */
+/** Clicks the first element matching `selector` (and holding `text`, if given) inside the chat's webview pages. */
+export async function webviewClick(selector: string, text?: string): Promise<void> {
+	await call({ webviewClick: selector, ...(text !== undefined ? { text } : {}) });
+}
+
+/** How many elements match `selector` inside the chat's webview pages, with their text (a form control's value). */
 export async function webviewQuery(selector: string): Promise<{ count: number; texts: string[] }> {
 	const result = await call<{ count: number; texts?: string[] }>({ webviewCount: selector, text: true });
 	return { count: result.count, texts: result.texts ?? [] };

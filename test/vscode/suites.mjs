@@ -102,6 +102,7 @@ function chatPanelAgents(ctx) {
 				text(' All green.'),
 			],
 		}),
+		'Chat Images': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { image: true } }, chatTurn: [text('Nice picture.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
 				configOptions: [

@@ -26,7 +26,7 @@ import {
 	type SessionUpdate,
 } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
-import { Methods } from '../../common/protocol';
+import { Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
 import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
 import type { AgentPool } from '../agentPool';
@@ -332,6 +332,14 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 			await this.pool.release(manager, token);
 			throw error;
 		}
+	}
+
+	/**
+	 * The chat panel draws config options (selects and booleans), notices and compactions, so it
+	 * says so: agents may then send them (`session.configOptions`, `notices`, `compaction`).
+	 */
+	fillClientCapabilities(capabilities: ClientCapabilities): void {
+		capabilities.session = { ...capabilities.session, configOptions: { boolean: {} }, notices: {}, compaction: {} };
 	}
 
 	attach(agent: RunningAgent): void {

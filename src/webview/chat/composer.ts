@@ -33,6 +33,8 @@ interface Suggestion {
 }
 
 const MAX_HISTORY = 100;
+/** The largest image taken (its base64 must stay under the messages' MAX_IMAGE_CHARS). */
+const MAX_IMAGE_BYTES = 14_000_000;
 
 export class Composer {
 	readonly element: HTMLElement;
@@ -56,7 +58,12 @@ export class Composer {
 		this.input = h('textarea', {
 			class: 'prompt-input',
 			attrs: { rows: 1, placeholder: 'Ask the agent; / for commands, @ for files', 'aria-label': 'Message', 'aria-autocomplete': 'list', 'aria-controls': 'composer-suggestions' },
-			on: { input: () => this.onInput(), keydown: (e) => this.onKeyDown(e), blur: () => setTimeout(() => this.hideSuggestions(), 150) },
+			on: {
+				input: () => this.onInput(),
+				keydown: (e) => this.onKeyDown(e),
+				blur: () => setTimeout(() => this.hideSuggestions(), 150),
+				paste: (e) => this.takeImages(e.clipboardData?.files, e),
+			},
 		});
 		this.sendButton = h('button', { class: 'icon-button send', attrs: { type: 'button', title: 'Send (Enter)', 'aria-label': 'Send' }, on: { click: () => this.submit() } }, icon('send'));
 		this.stopButton = h('button', { class: 'icon-button stop', attrs: { type: 'button', title: 'Stop (Escape)', 'aria-label': 'Stop', hidden: true }, on: { click: () => this.host.cancel() } }, icon('debug-stop'));
@@ -67,7 +74,17 @@ export class Composer {
 		);
 		this.element = h(
 			'div',
-			{ class: 'composer' },
+			{
+				class: 'composer',
+				on: {
+					dragover: (e) => {
+						if (e.dataTransfer?.types.includes('Files')) {
+							e.preventDefault();
+						}
+					},
+					drop: (e) => this.takeImages(e.dataTransfer?.files, e),
+				},
+			},
 			this.suggestions,
 			this.chips,
 			h('div', { class: 'input-row' }, this.input),
@@ -273,6 +290,23 @@ export class Composer {
 	}
 
 	// --- Attachments ---
+
+	/** Pasted or dropped images become attachments (the host sends them only to agents that take images, and says so otherwise). */
+	private takeImages(files: FileList | undefined | null, event: Event): void {
+		const images = [...(files ?? [])].filter((f) => /^image\/[\w.+-]+$/.test(f.type) && f.size <= MAX_IMAGE_BYTES);
+		if (images.length === 0) {
+			return;
+		}
+		event.preventDefault();
+		for (const file of images) {
+			const reader = new FileReader();
+			reader.onload = () => {
+				const data = String(reader.result).replace(/^data:[^,]*,/, '');
+				this.addAttachment({ type: 'image', mimeType: file.type, data, name: file.name || 'image' });
+			};
+			reader.readAsDataURL(file);
+		}
+	}
 
 	private async attachActive(): Promise<void> {
 		const attachment = await this.host.activeEditorAttachment();

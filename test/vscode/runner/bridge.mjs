@@ -15,6 +15,8 @@
 //                                           webview pages: the frames nested in the workbench that hold
 //                                           an element #app (the chat page); read only
 //   {webviewClick: selector, text?}         a mouse click on the first match in those pages
+//   {webviewPasteImage: true}               pastes a 1×1 PNG (a fixed image) into the focused element of
+//                                           the page whose document has the focus, as a clipboard paste
 //   {webviewAudit: true}                    what in those pages could run: script elements, frames,
 //                                           objects and embeds, style elements, event-handler
 //                                           attributes, javascript: URLs (each with a short
@@ -108,6 +110,20 @@ export async function startBridge(getPage) {
         }
       }
       throw new Error(`nothing matches ${request.webviewClick} in the webview pages`);
+    }
+    if (request.webviewPasteImage === true) {
+      for (const frame of await webviewFrames(page)) {
+        const pasted = await frame.evaluate(() => {
+          if (!document.hasFocus() || !document.activeElement) return false;
+          const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+          const data = new DataTransfer();
+          data.items.add(new File([png], 'pixel.png', { type: 'image/png' }));
+          document.activeElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+          return true;
+        });
+        if (pasted) return { pasted: true };
+      }
+      throw new Error('no focused chat page to paste into');
     }
     if (request.webviewAudit === true) {
       const findings = [];

@@ -81,6 +81,11 @@ export async function webviewClick(selector: string, text?: string): Promise<voi
 	await call({ webviewClick: selector, ...(text !== undefined ? { text } : {}) });
 }
 
+/** Pastes a 1×1 PNG into the focused element of the focused chat page. */
+export async function webviewPasteImage(): Promise<void> {
+	await call({ webviewPasteImage: true });
+}
+
 /** How many elements match `selector` inside the chat's webview pages, with their text (a form control's value). */
 export async function webviewQuery(selector: string): Promise<{ count: number; texts: string[] }> {
 	const result = await call<{ count: number; texts?: string[] }>({ webviewCount: selector, text: true });

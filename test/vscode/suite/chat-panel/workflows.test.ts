@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, hasBrowser, press, query, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { click, hasBrowser, press, query, screenshot, type, waitFor, webviewAudit, webviewClick, webviewPasteImage, webviewQuery } from '../browser';
 import { api, waitForState, waitUntil } from '../util';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -121,6 +121,7 @@ describe('chat panel: workflows', function () {
 			return option?.currentValue === 'large';
 		}, 10_000, 'the agent told, and its answer kept');
 		await waitFor(async () => (await webviewQuery('.session-options select')).texts[0] === 'large', 'the dropdown shows it');
+		assert.deepEqual(a.pool.clientCapabilities().session, { configOptions: { boolean: {} }, notices: {}, compaction: {} }, 'advertised: what the panel draws');
 		await a.chatController.closeTab(key);
 	});
 
@@ -144,6 +145,42 @@ describe('chat panel: workflows', function () {
 		assert.ok(idle(a, key));
 		await vscode.commands.executeCommand('agentLink.chat.focus');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown');
+		await a.chatController.closeTab(key);
+	});
+
+	it('sends a pasted image to an agent that takes images, and says so to one that does not', async () => {
+		const withImages = await openChat(a, 'Chat Images');
+		await webviewPasteImage();
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('pixel.png')), 'the image attached');
+		await type('what is this?', 10);
+		await press('Enter');
+		await waitUntil(() => idle(a, withImages) && entriesOf(a, withImages).some((e) => e.kind === 'turn_end'), 10_000, 'the turn');
+		const sent = entriesOf(a, withImages).find((e) => e.kind === 'user');
+		assert.deepEqual(sent?.kind === 'user' ? sent.blocks.map((b) => b.type) : [], ['text', 'image']);
+		await a.chatController.closeTab(withImages);
+
+		const without = await openChat(a, 'Chat Slow A');
+		await webviewPasteImage();
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).count === 1, 'the image attached');
+		await type('and this?', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.page-notice')).texts.some((t) => t.includes('does not accept images')), 'the notice');
+		await waitUntil(() => idle(a, without) && entriesOf(a, without).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+		const plain = entriesOf(a, without).find((e) => e.kind === 'user');
+		assert.deepEqual(plain?.kind === 'user' ? plain.blocks.map((b) => b.type) : [], ['text'], 'sent without the image');
+		await a.chatController.closeTab(without);
+	});
+
+	it('shows the same chats in an editor tab (Open Chat in Editor)', async () => {
+		const key = await openChat(a, 'Chat Slow A');
+		await type('go', 10);
+		await press('Enter');
+		await waitUntil(() => entriesOf(a, key).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+		await vscode.commands.executeCommand('agentLink.chat.openInEditor');
+		await waitFor(async () => (await webviewAudit()).pages === 2, 'a second chat page, in the editor');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.filter((t) => t.trim() === 'A one. A two.').length === 2, 'the transcript in both');
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+		await waitFor(async () => (await webviewAudit()).pages === 1, 'the editor closed');
 		await a.chatController.closeTab(key);
 	});
 

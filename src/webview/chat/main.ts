@@ -14,7 +14,7 @@ import { Host, type HostNotification } from './host';
 /** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen. */
 const EAGER_ENTRIES = 30;
 /** How long placeholders are drawn for in one frame. */
-const DRAW_BUDGET_MS = 8;
+const DRAW_BUDGET_MS = 5;
 
 /**
  * The page's own work per frame (patches applied, placeholders drawn), for the benchmarks to tell
@@ -57,7 +57,7 @@ class ChatPage {
 	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
 	private sticky = true;
 	/** Placeholders that neared the screen, to draw. */
-	private readonly toDraw = new Set<number>();
+	private readonly toDraw = new Map<number, number>();
 	private drawFrame: number | undefined;
 	/** The entry drawn as still streaming (its code not yet highlighted), drawn again once it is done. */
 	private streamingId: number | undefined;
@@ -385,7 +385,11 @@ class ChatPage {
 		for (const item of items) {
 			if (item.isIntersecting) {
 				this.observer.unobserve(item.target);
-				this.toDraw.add(Number((item.target as HTMLElement).dataset.id));
+				// How far from the screen, as the observer measured it (reading layout here would force it).
+				const rect = item.boundingClientRect;
+				const root = item.rootBounds;
+				const distance = !root ? 0 : rect.bottom < root.top ? root.top - rect.bottom : rect.top > root.bottom ? rect.top - root.bottom : 0;
+				this.toDraw.set(Number((item.target as HTMLElement).dataset.id), distance);
 			}
 		}
 		this.drawSoon();
@@ -397,7 +401,7 @@ class ChatPage {
 		}
 	}
 
-	/** Draws placeholders that neared the screen, for at most {@link DRAW_BUDGET_MS} a frame; the rest wait for the next. */
+	/** Draws placeholders that neared the screen, nearest first, for at most {@link DRAW_BUDGET_MS} a frame; the rest wait for the next. */
 	private drawQueued(): void {
 		this.drawFrame = undefined;
 		const started = performance.now();
@@ -407,16 +411,8 @@ class ChatPage {
 			return;
 		}
 		const first = mirror.entries[0]?.id ?? 0;
-		const top = this.scroller.scrollTop;
-		const bottom = top + this.scroller.clientHeight;
-		// On screen first, then the nearest.
-		const order = [...this.toDraw].map((id) => {
-			const element = this.views.get(id)?.element;
-			const y = element ? element.offsetTop : Infinity;
-			return { id, distance: y < top ? top - y : y > bottom ? y - bottom : 0 };
-		});
-		order.sort((a, b) => a.distance - b.distance);
-		for (const { id } of order) {
+		const order = [...this.toDraw].sort((a, b) => a[1] - b[1]);
+		for (const [id] of order) {
 			if (performance.now() - started > DRAW_BUDGET_MS) {
 				break;
 			}

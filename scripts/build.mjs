@@ -106,7 +106,7 @@ const builds = [
 			logLevel: 'warning',
 		},
 		/** The codicon font and its stylesheet, from @vscode/codicons, beside the page's script. */
-		after() {
+		assets() {
 			const from = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
 			mkdirSync(join(root, 'dist', 'webview'), { recursive: true });
 			for (const file of ['codicon.css', 'codicon.ttf']) {
@@ -145,7 +145,7 @@ for (const build of builds) {
 	if (build.name === 'webview' && !watch) {
 		rmSync(join(root, 'dist', 'webview'), { recursive: true, force: true });
 	}
-	build.after?.();
+	build.assets?.();
 	if (watch) {
 		const ctx = await esbuild.context(build.options);
 		await ctx.watch();

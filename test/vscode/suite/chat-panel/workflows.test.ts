@@ -71,6 +71,11 @@ describe('chat panel: workflows', function () {
 		await waitFor(async () => (await webviewQuery('.suggestions .suggestion')).texts.some((t) => t.includes('README.md')), 'README.md offered');
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('README.md')), 'README.md attached');
+		await type('@src', 20);
+		await waitFor(async () => (await webviewQuery('.suggestions .suggestion-label')).texts.includes('src/'), 'the folder src/ offered');
+		await webviewClick('.suggestions .suggestion-label', 'src/');
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('src')), 'the folder attached');
+		await waitFor(inputFocused, 'focus back in the input');
 		await type('line one', 10);
 		await press('Shift+Enter');
 		await type('line two', 10);
@@ -81,7 +86,7 @@ describe('chat panel: workflows', function () {
 		assert.ok(user && user.kind === 'user');
 		assert.deepEqual(
 			user.blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? b.uri.replace(/^.*\//, '') : b.type)),
-			['line one\nline two', 'config.json#L2-3', 'README.md'],
+			['line one\nline two', 'config.json#L2-3', 'README.md', 'src'],
 			'the text, then the attachments as links (the agent takes no embedded context)',
 		);
 		assert.equal((await webviewQuery('.composer .chips .chip')).count, 0, 'the chips cleared once sent');

@@ -102,6 +102,20 @@ function chatPanelAgents(ctx) {
 				text(' All green.'),
 			],
 		}),
+		'Chat Variants': ctx.fixtureAgent('well-behaved.mjs', {
+			sessionSetup: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code', description: 'Edits files' }] } },
+			chatTurn: [
+				{ sessionUpdate: 'session_info_update', title: 'Tidying the config' },
+				{ sessionUpdate: 'current_mode_update', currentModeId: 'code' },
+				{ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' },
+				{ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: { type: 'text', text: 'Earlier: the user asked to tidy the config.' } },
+				{ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' },
+				{ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited', description: 'Retrying in 2 s.' },
+				{ sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: `file://${join(ctx.workspace, 'README.md')}`, name: 'README.md' } },
+				{ sessionUpdate: 'some_future_update', whatever: true },
+				text('All done.'),
+			],
+		}),
 		'Chat Images': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { image: true } }, chatTurn: [text('Nice picture.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {

@@ -130,6 +130,27 @@ describe('chat panel: workflows', function () {
 		await a.chatController.closeTab(key);
 	});
 
+	it('draws the other updates: agent title, mode, compaction, notice, resource links; ignores unknown ones; sets the mode by keyboard', async () => {
+		const key = await openChat(a, 'Chat Variants');
+		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]')).texts[0] === 'ask', 'the modes dropdown');
+		await type('tidy up', 10);
+		await press('Enter');
+		await waitUntil(() => entriesOf(a, key).some((e) => e.kind === 'turn_end'), 10_000, 'the turn');
+		await waitFor(async () => (await webviewQuery('.tab.selected .tab-title')).texts[0] === 'Tidying the config', 'the agent title on the tab');
+		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]')).texts[0] === 'code', 'current_mode_update followed');
+		assert.ok((await webviewQuery('.compaction summary')).texts[0]?.includes('completed'), 'the compaction');
+		assert.ok((await webviewQuery('.compaction .markdown')).texts.join('').includes('Earlier: the user asked'), 'with its summary');
+		assert.ok((await webviewQuery('.notice.severity-warning')).texts[0]?.includes('Rate limited'), 'the notice');
+		assert.ok((await webviewQuery('.entry-agent .chip')).texts.some((t) => t.includes('README.md')), 'the resource link');
+		assert.ok((await webviewQuery('.entry-agent .markdown')).texts.join('').includes('All done.'), 'what followed the unknown update');
+		// Tab from the input: the paperclip, then the mode dropdown; ArrowUp picks Ask.
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitFor(inputFocused, 'the input');
+		await press('Tab', 'Tab', 'ArrowUp');
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.modes?.currentModeId === 'ask', 10_000, 'session/set_mode');
+		await a.chatController.closeTab(key);
+	});
+
 	it('asks for permission by notification while the chat is hidden, and says when the turn ends out of sight', async () => {
 		const key = await openChat(a, 'Chat Notify');
 		await type('run the tests', 10);

@@ -117,6 +117,24 @@ describe('chat panel: workflows', function () {
 		await a.chatController.closeTab(key);
 	});
 
+	it('rejects a permission from the keyboard (Tab to Reject, Enter), and the agent hears it', async () => {
+		const key = await openChat(a, 'Chat Showcase');
+		await type('try it', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		await new Promise((r) => setTimeout(r, 600));
+		await press('Tab', 'Tab', 'Enter');
+		await waitUntil(() => idle(a, key), 10_000, 'the turn to end');
+		await waitFor(async () => (await webviewQuery('.permission.answered')).texts.some((t) => t.includes('Rejected: Reject')), 'the answer shown');
+		const agentText = entriesOf(a, key)
+			.filter((e) => e.kind === 'agent')
+			.flatMap((e) => (e.kind === 'agent' ? e.blocks : []))
+			.map((b) => (b.type === 'text' ? b.text : ''))
+			.join('');
+		assert.match(agentText, /permission: \{"outcome":"selected","optionId":"no"\}/);
+		await a.chatController.closeTab(key);
+	});
+
 	it('changes a config option from the keyboard (session/set_config_option)', async () => {
 		const key = await openChat(a, 'Chat Options');
 		await waitFor(async () => (await webviewQuery('.session-options select')).texts[0] === 'small', 'the model dropdown');

@@ -324,6 +324,7 @@ export const suites = [
 		name: 'chat-panel',
 		settings: (ctx) => ({
 			'agentLink.defaultAgent': 'SDK Example Agent',
+			'agentLink.nes.agent': 'Agent Link NES (built in)',
 			'agentLink.trace': 'messages',
 			'agentLink.agents': { ...sharedAgents(ctx), ...chatPanelAgents(ctx) },
 			'workbench.colorTheme': 'Default Light Modern',

@@ -85,7 +85,10 @@ describe('chat panel', function () {
 		await press('Control+a', 'Delete');
 	});
 
-	it('runs two chats with two agents streaming side by side; closing one leaves the other', async () => {
+	it('runs two chats with two agents streaming side by side while the NES agent keeps its session; closing one leaves the other', async () => {
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready');
+		await waitUntil(() => a.nes.current !== undefined, 20_000, 'the NES session');
+		const nesPid = a.nesAgents.pid;
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow A');
 		const first = await newTab(a, before);
@@ -111,6 +114,8 @@ describe('chat panel', function () {
 		await waitUntil(() => a.pool.get('Chat Slow A') === undefined, 10_000, 'Chat Slow A stopped once its only chat closed');
 		assert.equal(a.chatController.tab(second)?.state, 'ready', 'the other chat goes on');
 		assert.ok(a.pool.get('Chat Slow B')?.pid, 'and its agent runs');
+		assert.equal(a.nesAgents.pid, nesPid, 'the NES agent kept running');
+		assert.ok(a.nes.current, 'with its NES session');
 		await a.chatController.closeTab(second);
 	});
 

@@ -17,6 +17,11 @@ let failed = 0;
 failed += run(['scripts/build.mjs']);
 const bytes = statSync(join(root, 'dist', 'extension.js')).size;
 console.log(`bundle: dist/extension.js ${(bytes / 1024).toFixed(1)} KiB minified (target: under 400 KB)`);
+// The chat page: its entry (what every page loads) and the highlighter chunk loaded on first use.
+for (const file of readdirSync(join(root, 'dist', 'webview')).filter((f) => f.endsWith('.js'))) {
+	const size = statSync(join(root, 'dist', 'webview', file)).size;
+	console.log(`bundle: dist/webview/${file} ${(size / 1024).toFixed(1)} KiB minified${file === 'chat.js' ? ' (target: the page under 400 KB)' : ''}`);
+}
 
 const benches = readdirSync(join(root, 'out', 'bench')).filter((f) => f.endsWith('.bench.js') && (!only || f.includes(only)));
 for (const file of benches) {

@@ -2,13 +2,15 @@
 //   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
 //   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
 //   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
+//   dist/webview/chat.js       the chat page (browser, ESM; the highlighter is a chunk beside it, loaded on
+//                              first use), with the codicon font copied beside it
 //   out/test/**.test.js         unit and protocol tests (plain Node)
 //   out/test/vscode/suite/*.js  the suite that runs inside VS Code's extension host
 //   out/bench/*.js              benchmarks
-// Flags: --dev (no minification), --watch, --only=extension[,nes-agent].
+// Flags: --dev (no minification), --watch, --only=extension[,nes-agent,webview].
 import * as esbuild from 'esbuild';
-import { readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -87,6 +89,32 @@ const builds = [
 		},
 	},
 	{
+		name: 'webview',
+		options: {
+			bundle: true,
+			platform: 'browser',
+			format: 'esm',
+			splitting: true,
+			target: 'es2022',
+			entryPoints: { chat: join(root, 'src/webview/chat/main.ts') },
+			outdir: join(root, 'dist', 'webview'),
+			chunkNames: '[name]-[hash]',
+			minify: !dev,
+			sourcemap: true,
+			sourcesContent: false,
+			metafile: true,
+			logLevel: 'warning',
+		},
+		/** The codicon font and its stylesheet, from @vscode/codicons, beside the page's script. */
+		assets() {
+			const from = join(root, 'node_modules', '@vscode', 'codicons', 'dist');
+			mkdirSync(join(root, 'dist', 'webview'), { recursive: true });
+			for (const file of ['codicon.css', 'codicon.ttf']) {
+				copyFileSync(join(from, file), join(root, 'dist', 'webview', file));
+			}
+		},
+	},
+	{
 		name: 'tests',
 		options: {
 			...common,
@@ -114,6 +142,10 @@ for (const build of builds) {
 	if (build.options.entryPoints.length === 0) {
 		continue;
 	}
+	if (build.name === 'webview' && !watch) {
+		rmSync(join(root, 'dist', 'webview'), { recursive: true, force: true });
+	}
+	build.assets?.();
 	if (watch) {
 		const ctx = await esbuild.context(build.options);
 		await ctx.watch();
@@ -121,9 +153,11 @@ for (const build of builds) {
 	} else {
 		const result = await esbuild.build(build.options);
 		if (result.metafile) {
-			const file = `dist/${build.name}.js`;
-			const out = result.metafile.outputs[relative(root, join(root, file)).replace(/\\/g, '/')];
-			console.log(`${file}: ${(out.bytes / 1024).toFixed(1)} KiB${dev ? '' : ' (minified)'}`);
+			for (const [file, out] of Object.entries(result.metafile.outputs)) {
+				if (file.endsWith('.js') && (out.entryPoint || build.name === 'webview')) {
+					console.log(`${file}: ${(out.bytes / 1024).toFixed(1)} KiB${dev ? '' : ' (minified)'}`);
+				}
+			}
 		}
 	}
 }

@@ -9,7 +9,9 @@ import { AgentPool, AgentRole } from './agentPool';
 import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { fillAuthCapabilities } from './auth';
+import { ChatController } from './chat/chatController';
 import { ChatSessionManager } from './chat/chatSessions';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { FileAccessFeature } from './chat/fileAccess';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
@@ -40,6 +42,10 @@ export interface AgentLinkApi {
 	readonly editorState: EditorStateFeature;
 	/** ACP chat sessions, each holding the agent it was made with. */
 	readonly chat: ChatSessionManager;
+	/** The chat panel's host: its tabs and what the pages draw. */
+	readonly chatController: ChatController;
+	/** The chat view and chats in editors. */
+	readonly chatView: ChatViewProvider;
 	/** Agents from the ACP Registry. */
 	readonly registry: RegistryFeature;
 	/** Next edit suggestions as shown in the editor. */
@@ -116,6 +122,9 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
 	const chat = new ChatSessionManager(agentPool, log);
 	context.subscriptions.push(chat);
+	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal());
+	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log));
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
@@ -134,11 +143,38 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		documentSync,
 		editorState,
 		chat,
+		chatController,
+		chatView,
 		registry,
 		nesController,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};
+}
+
+/** **New Chat**, **Focus Chat**, **Open Chat in Editor**. */
+function registerChatCommands(controller: ChatController, view: ChatViewProvider, log: ExtensionLog): vscode.Disposable[] {
+	return [
+		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
+		vscode.commands.registerCommand('agentLink.chat.new', async (agentName?: unknown) => {
+			try {
+				await view.reveal();
+				const key = await controller.newChat(typeof agentName === 'string' ? { agentName } : {});
+				if (key !== undefined) {
+					await controller.showTab(key);
+				}
+				return key;
+			} catch (error) {
+				log.error(`New Chat: ${errorMessage(error)}`);
+				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+				return undefined;
+			}
+		}),
+		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
+		vscode.commands.registerCommand('agentLink.chat.openInEditor', () => {
+			view.openInEditor();
+		}),
+	];
 }
 
 /** `agentLink.defaultAgent` starts on activation, in a trusted workspace only. */

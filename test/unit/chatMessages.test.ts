@@ -72,6 +72,12 @@ describe('chat messages: page to host', () => {
 		}
 	});
 
+	it('takes a new chat with the agent the user picks, and refuses a pick that is not a boolean', () => {
+		assert.equal(decodePageMessage(wire({ method: PageCommands.newChat.method, params: { pick: true } })).kind, 'command');
+		assert.equal(decodePageMessage(wire({ method: PageCommands.newChat.method, params: {} })).kind, 'command');
+		assert.equal(decodePageMessage(wire({ method: PageCommands.newChat.method, params: { pick: 'yes' } })).kind, 'invalid');
+	});
+
 	it('narrows params by method', () => {
 		const decoded = decodePageMessage(encodeCommand(PageCommands.setConfigOption, { sessionKey: 'k', configId: 'web', value: true }));
 		if (decoded.kind === 'command' && decoded.method === PageCommands.setConfigOption.method) {

@@ -49,6 +49,144 @@ function nesContextAgents(ctx) {
 	return agents;
 }
 
+/** The chat panel's scripted agents. */
+function chatPanelAgents(ctx) {
+	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+	return {
+		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 2500 }, text(' A two.')] }),
+		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
+		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
+		'Chat Showcase': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The retries should come from the config, not a constant.' } },
+				{
+					sessionUpdate: 'plan',
+					entries: [
+						{ content: 'Read the config', priority: 'medium', status: 'completed' },
+						{ content: 'Raise the retry limit', priority: 'high', status: 'in_progress' },
+						{ content: 'Run the tests', priority: 'low', status: 'pending' },
+					],
+				},
+				text('The retry limit lives in `src/config.json`. I will raise it to 5 and read it like this:\n\n```ts\nimport config from "./config.json";\n\nexport function retries(): number {\n\treturn config.retries ?? 3;\n}\n```\n'),
+				{
+					sessionUpdate: 'tool_call',
+					toolCallId: 'edit-1',
+					title: 'Edit src/config.json',
+					kind: 'edit',
+					status: 'pending',
+					locations: [{ path: join(ctx.workspace, 'src', 'config.json'), line: 3 }],
+					content: [{ type: 'diff', path: join(ctx.workspace, 'src', 'config.json'), oldText: '{\n\t"name": "demo",\n\t"retries": 3\n}\n', newText: '{\n\t"name": "demo",\n\t"retries": 5\n}\n' }],
+				},
+				{ sessionUpdate: 'usage_update', used: 18_200, size: 200_000, cost: { amount: 0.04, currency: 'USD' } },
+				{
+					permission: {
+						toolCall: { toolCallId: 'edit-1', title: 'Edit src/config.json' },
+						options: [
+							{ optionId: 'once', name: 'Allow once', kind: 'allow_once' },
+							{ optionId: 'always', name: 'Always allow edits', kind: 'allow_always' },
+							{ optionId: 'no', name: 'Reject', kind: 'reject_once' },
+						],
+					},
+				},
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' },
+				text('Done: the limit is 5.'),
+			],
+		}),
+		'Chat Notify': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				text('Working.'),
+				{ waitMs: 2500 },
+				{ sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'Run the tests', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'term-1' }] },
+				{ permission: { toolCall: { toolCallId: 'run-1', title: 'Run the tests' }, options: [{ optionId: 'yes', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+				{ waitMs: 2500 },
+				text(' All green.'),
+			],
+		}),
+		'Chat Variants': ctx.fixtureAgent('well-behaved.mjs', {
+			sessionSetup: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code', description: 'Edits files' }] } },
+			chatTurn: [
+				{ sessionUpdate: 'session_info_update', title: 'Tidying the config' },
+				{ sessionUpdate: 'current_mode_update', currentModeId: 'code' },
+				{ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'in_progress' },
+				{ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: { type: 'text', text: 'Earlier: the user asked to tidy the config.' } },
+				{ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' },
+				{ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited', description: 'Retrying in 2 s.' },
+				{ sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: `file://${join(ctx.workspace, 'README.md')}`, name: 'README.md' } },
+				{ sessionUpdate: 'some_future_update', whatever: true },
+				text('All done.'),
+			],
+		}),
+		'Chat Images': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { image: true } }, chatTurn: [text('Nice picture.')] }),
+		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
+			sessionSetup: {
+				configOptions: [
+					{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'small', options: [{ value: 'small', name: 'Small model' }, { value: 'large', name: 'Large model' }] },
+				],
+			},
+			chatTurn: [
+				{ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'review', description: 'Review the changes', input: { hint: 'what to review' } }, { name: 'explain', description: 'Explain the code' }] },
+				text('Ready.'),
+			],
+		}),
+	};
+}
+
+/** Every payload, in every place the chat shows agent text (test/vscode/suite/chat-xss lists them too). */
+export const XSS_PAYLOADS = [
+	'<script>window.__xss = "script"</script>',
+	'<img src=x onerror="window.__xss = \'img\'">',
+	'<svg onload="window.__xss = \'svg\'"><circle r=1 /></svg>',
+	'[click me](javascript:window.__xss=\'link\')',
+	'<a href="javascript:window.__xss=\'a\'">a link</a>',
+	'<iframe src="javascript:window.__xss=\'iframe\'"></iframe>',
+	'<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
+	'<style>body { display: none }</style>',
+	'<details open ontoggle="window.__xss=\'details\'">x</details>',
+	'<math><mtext><table><mglyph><style><img src=x onerror="window.__xss=\'math\'">',
+	'<object data="javascript:window.__xss=\'object\'"></object>',
+	'<form action="javascript:window.__xss=\'form\'"><button>go</button></form>',
+	'[data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+	'![image](javascript:window.__xss=\'image\')',
+	'<a href="&#106;avascript:window.__xss=\'entity\'">entity link</a>',
+	'`<script>in code</script>`',
+	'```html\n<script>window.__xss = "fenced"</script>\n<img src=x onerror=alert(1)>\n```',
+];
+
+function xssAgentOptions(file) {
+	const all = XSS_PAYLOADS.join('\n\n');
+	const update = (u) => u;
+	return {
+		chatTurn: [
+			update({ sessionUpdate: 'session_info_update', title: '<img src=x onerror="window.__xss=\'title\'">' }),
+			update({ sessionUpdate: 'available_commands_update', availableCommands: XSS_PAYLOADS.map((p, i) => ({ name: `cmd${i}<script>`, description: p, input: { hint: p } })) }),
+			update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: all } }),
+			update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: all } }),
+			...XSS_PAYLOADS.map((p, i) =>
+				update({
+					sessionUpdate: 'tool_call',
+					toolCallId: `xss-${i}`,
+					title: p,
+					kind: 'edit',
+					status: 'completed',
+					locations: [{ path: file, line: 1 }],
+					content: [
+						{ type: 'content', content: { type: 'text', text: p } },
+						{ type: 'diff', path: file, oldText: `before ${p}\n`, newText: `after ${p}\n${p}\n` },
+						{ type: 'content', content: { type: 'resource_link', uri: `javascript:window.__xss='resource'`, name: p } },
+					],
+					rawInput: { payload: p },
+				}),
+			),
+			update({ sessionUpdate: 'plan', entries: XSS_PAYLOADS.map((p) => ({ content: p, priority: 'high', status: 'pending' })) }),
+			update({ sessionUpdate: 'notice', severity: 'warning', title: XSS_PAYLOADS[1], description: XSS_PAYLOADS[0] }),
+			{ permission: { toolCall: { toolCallId: 'xss-perm', title: XSS_PAYLOADS[2] }, options: [{ optionId: 'ok', name: XSS_PAYLOADS[0], kind: 'allow_once' }, { optionId: 'no', name: XSS_PAYLOADS[1], kind: 'reject_once' }] } },
+		],
+		sessionSetup: {
+			configOptions: [{ id: 'model', name: XSS_PAYLOADS[0], type: 'select', currentValue: 'a', options: [{ value: 'a', name: XSS_PAYLOADS[1], description: XSS_PAYLOADS[2] }] }],
+		},
+	};
+}
+
 function nesContextSettings() {
 	return {
 		// The tests count nes/suggest requests: only the ones they make by command.
@@ -179,6 +317,53 @@ export const suites = [
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
 		},
+	},
+	{
+		// The chat panel end to end through the browser with real keys: a full turn with the SDK's
+		// example agent from the palette (permission answered by keyboard), two agents side by side,
+		// Stop, config options and slash commands, screenshots in both themes.
+		name: 'chat-panel',
+		settings: (ctx) => ({
+			'agentLink.defaultAgent': 'SDK Example Agent',
+			'agentLink.nes.agent': 'Agent Link NES (built in)',
+			'agentLink.trace': 'messages',
+			'agentLink.agents': { ...sharedAgents(ctx), ...chatPanelAgents(ctx) },
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
+			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+		},
+	},
+	{
+		// Agent content that tries to run: every payload in every place the page shows agent text.
+		name: 'chat-xss',
+		settings: (ctx) => ({ 'agentLink.agents': { 'XSS Agent': ctx.fixtureAgent('well-behaved.mjs', xssAgentOptions(join(ctx.workspace, 'target.ts'))) } }),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'target.ts'), 'export const target = 1;\n');
+		},
+	},
+	{
+		// The chat page under load: 20 000 streamed chunks, a 2 000-message transcript scrolled.
+		name: 'bench-chat',
+		bench: true,
+		settings: (ctx) => ({
+			'agentLink.agents': {
+				'Stream Agent': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ stream: { count: 20_000, text: 'word ', paragraphEvery: 40 } }] }),
+				'Long Agent': ctx.fixtureAgent('well-behaved.mjs', {
+					chatTurn: [
+						{
+							conversation: {
+								count: 1000,
+								user: 'A question about the code, a line or two long.',
+								agent: 'An answer with `code`, **bold** text and a [link](https://example.com), long enough to wrap on a narrow side bar.\n\n```ts\nconst answer = 42;\n```\n\n- one point\n- another point',
+							},
+						},
+					],
+				}),
+			},
+		}),
 	},
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.

@@ -206,7 +206,11 @@ export const chatStateSchema = z.object({
 	agents: z.array(agentInfoSchema),
 	/** The agent a new chat uses unless the user picks another (**Select Agent**). */
 	defaultAgent: z.optional(key),
-	/** Each tab's transcript, by session key. */
+	/**
+	 * Tabs' transcripts, by session key: every tab's in the answer to `getState`; in
+	 * `didChangeState`, only those the page does not have at their current revision (it keeps
+	 * its copy of the others and goes on applying their patches).
+	 */
 	transcripts: z.record(z.string(), transcriptSnapshotSchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
@@ -243,8 +247,8 @@ const empty = z.object({});
 
 /** What the user did in the page. */
 export const PageCommands = {
-	/** A new chat tab, with the given agent or the default one. */
-	newChat: command('chat/newChat', z.object({ agentId: z.optional(key) })),
+	/** A new chat tab, with the given agent, or the default one, or (`pick`) the one the user picks. */
+	newChat: command('chat/newChat', z.object({ agentId: z.optional(key), pick: z.optional(z.boolean()) })),
 	sendPrompt: command(
 		'chat/sendPrompt',
 		z.object({ ...session, text: z.string().check(z.maxLength(MAX_PROMPT_CHARS)), attachments: z.array(attachmentSchema).check(z.maxLength(MAX_ATTACHMENTS)) }),

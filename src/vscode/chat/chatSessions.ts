@@ -19,11 +19,14 @@ import {
 	promptResponseSchema,
 	requestPermissionParamsSchema,
 	sessionNotificationSchema,
+	setConfigOptionResponseSchema,
 	type RequestPermissionParams,
+	type SessionConfigOption,
+	type SessionModeState,
 	type SessionUpdate,
 } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
-import { Methods } from '../../common/protocol';
+import { Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
 import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
 import type { AgentPool } from '../agentPool';
@@ -35,6 +38,12 @@ export type PermissionRequest = RequestPermissionParams;
 export type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
 /** Answers a permission request; `signal` aborts when the turn is cancelled. */
 export type PermissionHandler = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionOutcome>;
+
+/** What a session was set up with (`modes`, `configOptions`): absent or null when the agent has none. */
+export interface SessionSetup {
+	readonly modes?: SessionModeState | null;
+	readonly configOptions?: readonly SessionConfigOption[] | null;
+}
 
 export type ChatStatus =
 	| { readonly kind: 'starting' }
@@ -58,6 +67,7 @@ export class ChatSession implements vscode.Disposable {
 	private readonly resetEmitter = new vscode.EventEmitter<void>();
 	private subscription: vscode.Disposable | undefined;
 	private released = false;
+	private setupValue: SessionSetup = {};
 
 	/** Every `session/update` for this session, in order. */
 	readonly onDidUpdate = this.updateEmitter.event;
@@ -88,6 +98,11 @@ export class ChatSession implements vscode.Disposable {
 		return this.agentValue;
 	}
 
+	/** Modes and config options as `session/new` (or the last resume, load or `set_config_option`) gave them. */
+	get setup(): SessionSetup {
+		return this.setupValue;
+	}
+
 	/** `session/new`; after an auth-required answer, the user signs in and it is tried once more. */
 	async open(): Promise<void> {
 		const agent = this.manager.readyAgent;
@@ -97,6 +112,7 @@ export class ChatSession implements vscode.Disposable {
 		const result = await withSignIn(agent, 'chatting', this.owner.log, () =>
 			agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
 		);
+		this.setupValue = { modes: result.modes, configOptions: result.configOptions };
 		this.bind(agent, result.sessionId);
 		this.subscription = this.manager.onDidChangeState(() => void this.followAgent());
 		this.setStatus({ kind: 'idle' });
@@ -131,6 +147,27 @@ export class ChatSession implements vscode.Disposable {
 		if (this.agentValue && this.idValue && this.statusValue.kind === 'prompting') {
 			void this.agentValue.handle.connection.sendNotification(Methods.session.cancel, { sessionId: this.idValue }).catch(() => {});
 		}
+	}
+
+	/** `session/set_config_option`; resolves with the agent's new list of options. */
+	async setConfigOption(configId: string, value: string | boolean): Promise<readonly SessionConfigOption[]> {
+		const { agent, sessionId } = this.ready();
+		const result = await agent.handle.connection.sendRequest(Methods.session.setConfigOption, { sessionId, configId, value }, setConfigOptionResponseSchema);
+		this.setupValue = { ...this.setupValue, configOptions: result.configOptions };
+		return result.configOptions;
+	}
+
+	/** `session/set_mode`, for agents with modes and no config options. */
+	async setMode(modeId: string): Promise<void> {
+		const { agent, sessionId } = this.ready();
+		await agent.handle.connection.sendRequest(Methods.session.setMode, { sessionId, modeId }, z.unknown());
+	}
+
+	private ready(): { agent: ReadyAgent; sessionId: string } {
+		if (!this.agentValue || !this.idValue || this.statusValue.kind === 'ended') {
+			throw new Error(this.statusValue.kind === 'ended' ? this.statusValue.message : 'The chat is not ready.');
+		}
+		return { agent: this.agentValue, sessionId: this.idValue };
 	}
 
 	/** Called by the manager for this session's `session/update`. */
@@ -185,11 +222,13 @@ export class ChatSession implements vscode.Disposable {
 		const params = { sessionId: this.idValue, cwd: this.cwd, mcpServers: [] };
 		try {
 			if (caps?.sessionCapabilities?.resume) {
-				await ready.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
+				const resumed = await ready.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
+				this.setupValue = { modes: resumed.modes, configOptions: resumed.configOptions };
 			} else if (caps?.loadSession) {
 				this.resetEmitter.fire();
 				this.bind(ready, this.idValue); // updates replayed during the load reach this session
-				await ready.handle.connection.sendRequest(Methods.session.load, params, z.nullable(loadSessionResponseSchema));
+				const loaded = await ready.handle.connection.sendRequest(Methods.session.load, params, z.nullable(loadSessionResponseSchema));
+				this.setupValue = { modes: loaded?.modes, configOptions: loaded?.configOptions };
 			} else {
 				this.end(`${this.agentName} restarted and cannot resume this conversation, so it ended.`);
 				return;
@@ -293,6 +332,14 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 			await this.pool.release(manager, token);
 			throw error;
 		}
+	}
+
+	/**
+	 * The chat panel draws config options (selects and booleans), notices and compactions, so it
+	 * says so: agents may then send them (`session.configOptions`, `notices`, `compaction`).
+	 */
+	fillClientCapabilities(capabilities: ClientCapabilities): void {
+		capabilities.session = { ...capabilities.session, configOptions: { boolean: {} }, notices: {}, compaction: {} };
 	}
 
 	attach(agent: RunningAgent): void {

@@ -11,6 +11,17 @@
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
 //                                           returns the milliseconds in between, the page checked
 //                                           on every animation frame (benchmarks)
+//   {webviewCount: selector, text?: true}   the same count (and texts; a form control's value) inside
+//                                           webview pages: the frames nested in the workbench that hold
+//                                           an element #app (the chat page); read only
+//   {webviewClick: selector, text?}         a mouse click on the first match in those pages
+//   {webviewPasteImage: true}               pastes a 1×1 PNG (a fixed image) into the focused element of
+//                                           the page whose document has the focus, as a clipboard paste
+//   {webviewAudit: true}                    what in those pages could run: script elements, frames,
+//                                           objects and embeds, style elements, event-handler
+//                                           attributes, javascript: URLs (each with a short
+//                                           description), and whether a payload set window.__xss
+//   {webviewEval: 'frames'|'longTasks'|'scroll', …}  benchmark probes inside those pages (see below)
 import * as http from 'node:http';
 import * as path from 'node:path';
 
@@ -79,7 +90,143 @@ export async function startBridge(getPage) {
       }
       return { saved: request.screenshot };
     }
+    if (typeof request.webviewCount === 'string') {
+      let count = 0;
+      const texts = [];
+      for (const frame of await webviewFrames(page)) {
+        const found = await frame.evaluate((selector) => [...document.querySelectorAll(selector)].map((e) => (e instanceof HTMLTextAreaElement || e instanceof HTMLInputElement || e instanceof HTMLSelectElement ? e.value : (e.textContent ?? ''))), request.webviewCount);
+        count += found.length;
+        texts.push(...found);
+      }
+      return { count, ...(request.text ? { texts } : {}) };
+    }
+    if (typeof request.webviewClick === 'string') {
+      for (const frame of await webviewFrames(page)) {
+        const matches = frame.locator(request.webviewClick);
+        const target = typeof request.text === 'string' ? matches.filter({ hasText: request.text }) : matches;
+        if ((await target.count()) > 0) {
+          await target.first().click({ timeout: 10_000 });
+          return { clicked: request.webviewClick };
+        }
+      }
+      throw new Error(`nothing matches ${request.webviewClick} in the webview pages`);
+    }
+    if (request.webviewPasteImage === true) {
+      for (const frame of await webviewFrames(page)) {
+        const pasted = await frame.evaluate(() => {
+          if (!document.hasFocus() || !document.activeElement) return false;
+          const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+          const data = new DataTransfer();
+          data.items.add(new File([png], 'pixel.png', { type: 'image/png' }));
+          document.activeElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+          return true;
+        });
+        if (pasted) return { pasted: true };
+      }
+      throw new Error('no focused chat page to paste into');
+    }
+    if (request.webviewAudit === true) {
+      const findings = [];
+      let pages = 0;
+      for (const frame of await webviewFrames(page)) {
+        pages++;
+        findings.push(...(await frame.evaluate(() => {
+          const out = [];
+          const describe = (e) => `<${e.tagName.toLowerCase()}${[...e.attributes].map((a) => ` ${a.name}="${a.value.slice(0, 60)}"`).join('')}>`;
+          // Allowed: the page's entry script (with the nonce, in the body) and the script VS Code puts in
+          // every webview's head (#_vscodeApiScript, acquireVsCodeApi). Anything else is a finding.
+          const own = (e) => (e.hasAttribute('nonce') && e.parentElement === document.body && e.getAttribute('src')?.endsWith('/chat.js')) || (e.id === '_vscodeApiScript' && e.parentElement === document.head);
+          for (const e of document.querySelectorAll('script')) if (!own(e)) out.push(`script: ${describe(e)}`);
+          for (const e of document.querySelectorAll('iframe, frame, frameset, object, embed, applet, portal')) out.push(`frame: ${describe(e)}`);
+          for (const e of document.querySelectorAll('#app style, #app link, #app meta, #app base, #app form')) out.push(`element: ${describe(e)}`);
+          for (const e of document.querySelectorAll('#app *')) {
+            for (const a of e.attributes) {
+              if (/^on/i.test(a.name)) out.push(`event handler: ${describe(e)}`);
+              if (/^\s*(javascript|vbscript|data):/i.test(a.value.replace(/[\u0000-\u0020]/g, '')) && /^(href|src|xlink:href|action|formaction|srcdoc|data)$/i.test(a.name)) out.push(`url: ${describe(e)}`);
+              if (a.name === 'srcdoc') out.push(`srcdoc: ${describe(e)}`);
+            }
+          }
+          if (window.__xss !== undefined || (window.top && (() => { try { return window.top.__xss !== undefined; } catch { return false; } })())) out.push(`window.__xss was set: ${String(window.__xss)}`);
+          return out;
+        })));
+      }
+      return { pages, findings };
+    }
+    if (typeof request.webviewEval === 'string') {
+      const frames = await webviewFrames(page);
+      if (frames.length === 0) throw new Error('no webview page with #app');
+      return await probe(frames[0], request);
+    }
     throw new Error(`unknown bridge request: ${body.slice(0, 200)}`);
+  }
+
+  /** The frames nested in the workbench that hold the chat page (an element #app). */
+  async function webviewFrames(page) {
+    const found = [];
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      try {
+        if (await frame.evaluate(() => document.getElementById('app') !== null)) found.push(frame);
+      } catch {
+        // a frame navigating or gone
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Benchmark probes inside the chat page, each a fixed measurement (no code from the caller):
+   *   frames start / frames stop         records requestAnimationFrame gaps and long tasks until stopped;
+   *                                      stop returns { frames, maxGapMs, over50, longTasks, maxLongTaskMs }
+   *   scroll {steps, stepPx}             scrolls the transcript from the top by steps, one per frame,
+   *                                      returns the gaps between frames while doing so
+   */
+  async function probe(frame, request) {
+    switch (request.webviewEval) {
+      case 'framesStart':
+        return frame.evaluate(() => {
+          const work = window.__agentLinkChatWork;
+          if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
+          const state = { gaps: [], longTasks: [], running: true, last: performance.now() };
+          window.__probe = state;
+          try {
+            state.observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) state.longTasks.push(e.duration); });
+            state.observer.observe({ type: 'longtask', buffered: false });
+          } catch { /* no long task API */ }
+          const tick = (now) => { state.gaps.push(now - state.last); state.last = now; if (state.running) requestAnimationFrame(tick); };
+          requestAnimationFrame(tick);
+          return { started: true };
+        });
+      case 'framesStop':
+        return frame.evaluate(() => {
+          const state = window.__probe;
+          state.running = false;
+          state.observer?.disconnect();
+          const gaps = state.gaps.slice(1);
+          const work = window.__agentLinkChatWork;
+          return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), over50: gaps.filter((g) => g > 50).length, longTasks: state.longTasks.length, maxLongTaskMs: Math.max(0, ...state.longTasks), pageWork: work ? { ...work } : undefined };
+        });
+      case 'scroll':
+        return frame.evaluate(async ({ steps, stepPx }) => {
+          const scroller = document.querySelector('.scroller');
+          const work = window.__agentLinkChatWork;
+          if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
+          scroller.scrollTop = 0;
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const gaps = [];
+          let last = performance.now();
+          for (let i = 0; i < steps; i++) {
+            scroller.scrollTop += stepPx;
+            await new Promise((r) => requestAnimationFrame(r));
+            const now = performance.now();
+            gaps.push(now - last);
+            last = now;
+          }
+          return { frames: gaps.length, maxGapMs: Math.max(...gaps), over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, rendered: document.querySelectorAll('.entry:not(.placeholder)').length, entries: document.querySelectorAll('.entry').length };
+        }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400 });
+      default:
+        throw new Error(`unknown probe ${request.webviewEval}`);
+    }
   }
 
   await new Promise((resolve, reject) => {

@@ -79,3 +79,34 @@ export async function runFromPalette(title: string, opens?: string): Promise<voi
 		await until(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === opens, opens);
 	}
 }
+
+/** Clicks the first element matching `selector` (and holding `text`, if given) inside the chat's webview pages. */
+export async function webviewClick(selector: string, text?: string): Promise<void> {
+	await call({ webviewClick: selector, ...(text !== undefined ? { text } : {}) });
+}
+
+/** Pastes a 1×1 PNG into the focused element of the focused chat page. */
+export async function webviewPasteImage(): Promise<void> {
+	await call({ webviewPasteImage: true });
+}
+
+/** How many elements match `selector` inside the chat's webview pages, with their text (a form control's value). */
+export async function webviewQuery(selector: string): Promise<{ count: number; texts: string[] }> {
+	const result = await call<{ count: number; texts?: string[] }>({ webviewCount: selector, text: true });
+	return { count: result.count, texts: result.texts ?? [] };
+}
+
+/** What in the chat's webview pages could run (scripts, frames, handlers, javascript: URLs), described. */
+export async function webviewAudit(): Promise<{ pages: number; findings: string[] }> {
+	return call({ webviewAudit: true });
+}
+
+/** Benchmark probes inside the chat page (bridge.mjs lists them). */
+export async function webviewProbe<T>(probe: 'framesStart' | 'framesStop' | 'scroll', options: Record<string, number> = {}): Promise<T> {
+	return call<T>({ webviewEval: probe, ...options });
+}
+
+/** Waits until `condition` holds, checking every 25 ms. */
+export async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+	await until(condition, what, timeoutMs);
+}

@@ -1,0 +1,729 @@
+/**
+ * The chat panel's host: it owns the tabs (a {@link ChatSession} and a {@link Transcript} each),
+ * feeds every update into the tab's transcript, and keeps each connected page (the chat view,
+ * chats opened in editors) drawing the same state. Pages ask for the whole state when they load
+ * (`chat/getState`) and then get patches, batched to about one per animation frame; what the page
+ * sends is checked with the shared schemas (`src/common/chat/messages.ts`) before it is acted on.
+ *
+ * Permission requests become the tool call's permission state in the transcript; the page's
+ * `chat/answerPermission` resolves them. When no chat page is visible, a notification says so
+ * with a button to the chat (also when a turn ends or fails out of sight).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+	HostNotifications,
+	PageRequests,
+	decodePageMessage,
+	encodeError,
+	encodeNotification,
+	encodeResult,
+	type AgentInfo,
+	type AgentStatus,
+	type Attachment,
+	type ChatState,
+	type Mention,
+	type ParamsOf,
+	type PageCommands,
+	type Tab,
+	type WireMessage,
+} from '../../common/chat/messages';
+import { Transcript } from '../../common/chat/transcript';
+import type { ContentBlock } from '../../common/chat/updates';
+import { errorMessage } from '../../common/log';
+import type { AgentChoice } from '../../common/presets';
+import type { AgentState } from '../agentManager';
+import type { AgentPool, AgentRole } from '../agentPool';
+import type { ExtensionLog } from '../log';
+import type { ChatSession, ChatSessionManager, PermissionOutcome, PermissionRequest } from './chatSessions';
+
+/** How long updates are gathered before a patch goes to the pages: about one animation frame. */
+export const PATCH_INTERVAL_MS = 16;
+
+/** A connected page: the chat view or a chat in an editor. */
+interface Page {
+	readonly webview: vscode.Webview;
+	readonly isVisible: () => boolean;
+	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
+	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
+	ready: boolean;
+}
+
+interface PendingPermission {
+	readonly resolve: (outcome: PermissionOutcome) => void;
+}
+
+/** One chat tab: its session (once `session/new` answered) and its transcript. */
+class ChatTab {
+	state: Tab['state'] = 'starting';
+	detail: string | undefined;
+	session: ChatSession | undefined;
+	transcript = new Transcript();
+	readonly permissions = new Map<string, PendingPermission>();
+	readonly disposables: vscode.Disposable[] = [];
+	closed = false;
+	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
+	started: Promise<void> = Promise.resolve();
+
+	constructor(
+		readonly key: string,
+		readonly agentName: string,
+		readonly cwd: string,
+	) {}
+
+	toWire(): Tab {
+		const caps = this.session?.agent?.initialized.agentCapabilities?.promptCapabilities as { image?: unknown; audio?: unknown; embeddedContext?: unknown } | undefined;
+		return {
+			sessionKey: this.key,
+			agentId: this.agentName,
+			agentName: this.agentName,
+			state: this.state,
+			...(this.detail !== undefined ? { detail: this.detail } : {}),
+			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
+		};
+	}
+}
+
+let nextTabKey = 1;
+let nextRequestId = 1;
+
+export class ChatController implements vscode.Disposable {
+	private readonly tabs = new Map<string, ChatTab>();
+	private readonly pages = new Set<Page>();
+	private selected: string | undefined;
+	private flushTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Focus was asked for before any page could take it. */
+	private focusPending = false;
+	private lastTextEditor: vscode.TextEditor | undefined = vscode.window.activeTextEditor;
+	private readonly disposables: vscode.Disposable[] = [];
+	private readonly tabsEmitter = new vscode.EventEmitter<void>();
+	/** Fires when tabs open, close or change state. */
+	readonly onDidChangeTabs = this.tabsEmitter.event;
+
+	constructor(
+		private readonly chat: ChatSessionManager,
+		private readonly agents: AgentRole,
+		private readonly pool: AgentPool,
+		private readonly log: ExtensionLog,
+		/** Shows the chat (the view, or a chat editor) and resolves once a page is there. */
+		private readonly reveal: () => Promise<void>,
+	) {
+		this.disposables.push(
+			vscode.window.onDidChangeActiveTextEditor((editor) => {
+				if (editor && editor.document.uri.scheme !== 'output') {
+					this.lastTextEditor = editor;
+				}
+			}),
+		);
+	}
+
+	/** The tabs' keys, oldest first (for tests). */
+	get tabKeys(): readonly string[] {
+		return [...this.tabs.keys()];
+	}
+
+	/** A tab's session and transcript (for tests). */
+	tab(key: string): { readonly session: ChatSession | undefined; readonly transcript: Transcript; readonly state: Tab['state'] } | undefined {
+		return this.tabs.get(key);
+	}
+
+	get selectedKey(): string | undefined {
+		return this.selected;
+	}
+
+	/** Whether a chat page is on screen. */
+	get visible(): boolean {
+		return [...this.pages].some((p) => p.isVisible());
+	}
+
+	// --- Pages ---
+
+	/**
+	 * Connects a page; its messages are handled until the returned disposable is disposed. A page
+	 * that is hidden loses its content (it is not retained), so it gets nothing more until it has
+	 * loaded again and asked for the state.
+	 */
+	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>): vscode.Disposable {
+		const page: Page = { webview, isVisible, revisions: new Map(), ready: false };
+		this.pages.add(page);
+		const subscriptions = [
+			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
+			onDidChangeVisibility(() => {
+				if (!isVisible()) {
+					page.ready = false;
+				}
+			}),
+		];
+		return new vscode.Disposable(() => {
+			subscriptions.forEach((s) => s.dispose());
+			this.pages.delete(page);
+		});
+	}
+
+	private receive(page: Page, raw: unknown): void {
+		const message = decodePageMessage(raw);
+		if (message.kind === 'invalid') {
+			this.log.warn(`Chat page sent an invalid message: ${message.error}`);
+			if (message.id !== undefined) {
+				void page.webview.postMessage(encodeError(message.id, message.error));
+			}
+			return;
+		}
+		if (message.kind === 'request') {
+			void this.answer(page, message.id, message.method, message.params);
+			return;
+		}
+		this.run(message.method, message.params).catch((error: unknown) => {
+			this.log.error(`Chat: ${message.method} failed: ${errorMessage(error)}`);
+			this.notice('error', errorMessage(error), 'sessionKey' in (message.params as object) ? (message.params as { sessionKey: string }).sessionKey : undefined);
+		});
+	}
+
+	private async answer(page: Page, id: number, method: string, params: unknown): Promise<void> {
+		let reply: WireMessage;
+		try {
+			switch (method) {
+				case PageRequests.getState.method: {
+					page.ready = true;
+					reply = encodeResult(PageRequests.getState, id, this.stateFor(page, true));
+					break;
+				}
+				case PageRequests.activeEditorAttachment.method:
+					reply = encodeResult(PageRequests.activeEditorAttachment, id, { attachment: this.activeEditorAttachment() });
+					break;
+				case PageRequests.searchMentions.method: {
+					const { query } = params as ParamsOf<typeof PageRequests.searchMentions>;
+					reply = encodeResult(PageRequests.searchMentions, id, { items: await searchMentions(query) });
+					break;
+				}
+				default:
+					reply = encodeError(id, `Unknown request ${method}`);
+			}
+		} catch (error) {
+			reply = encodeError(id, errorMessage(error));
+		}
+		void page.webview.postMessage(reply);
+		if (method === PageRequests.getState.method && this.focusPending && page.isVisible()) {
+			this.focusPending = false;
+			void page.webview.postMessage(this.focusMessage());
+		}
+	}
+
+	private async run(method: string, params: unknown): Promise<void> {
+		type P<K extends keyof typeof PageCommands> = ParamsOf<(typeof PageCommands)[K]>;
+		switch (method) {
+			case 'chat/newChat': {
+				const p = params as P<'newChat'>;
+				const key = await this.newChat(p.agentId !== undefined ? { agentName: p.agentId } : { pick: p.pick === true });
+				if (key !== undefined) {
+					this.focusInput();
+				}
+				return;
+			}
+			case 'chat/sendPrompt': {
+				const p = params as P<'sendPrompt'>;
+				await this.sendPrompt(p.sessionKey, p.text, p.attachments);
+				return;
+			}
+			case 'chat/cancel':
+				this.tabs.get((params as P<'cancel'>).sessionKey)?.session?.cancel();
+				return;
+			case 'chat/answerPermission': {
+				const p = params as P<'answerPermission'>;
+				this.answerPermission(p.sessionKey, p.requestId, p.optionId);
+				return;
+			}
+			case 'chat/setConfigOption': {
+				const p = params as P<'setConfigOption'>;
+				const tab = this.requireTab(p.sessionKey);
+				const options = await this.requireSession(tab).setConfigOption(p.configId, p.value);
+				this.apply(tab, { type: 'session_setup', configOptions: options });
+				return;
+			}
+			case 'chat/setMode': {
+				const p = params as P<'setMode'>;
+				const tab = this.requireTab(p.sessionKey);
+				await this.requireSession(tab).setMode(p.modeId);
+				this.apply(tab, { type: 'update', update: { sessionUpdate: 'current_mode_update', currentModeId: p.modeId } });
+				return;
+			}
+			case 'chat/selectTab':
+				this.select((params as P<'selectTab'>).sessionKey);
+				return;
+			case 'chat/closeTab':
+				await this.closeTab((params as P<'closeTab'>).sessionKey);
+				return;
+			case 'chat/openLocation': {
+				const p = params as P<'openLocation'>;
+				await openLocation(p.path, p.line);
+				return;
+			}
+			case 'chat/copy':
+				await vscode.env.clipboard.writeText((params as P<'copy'>).code);
+				return;
+			case 'chat/insertAtCursor':
+				await this.insertAtCursor((params as P<'insertAtCursor'>).code);
+				return;
+			case 'chat/authenticate':
+				// Sign-in happens when session/new or session/prompt asks for it (chatSessions.ts).
+				return;
+		}
+	}
+
+	// --- Tabs ---
+
+	/**
+	 * Opens a chat tab with `agentName` (default: the chat role's agent, **Select Agent**; asked
+	 * for when there is none) in `cwd` (default: the workspace folder, picked when there are
+	 * several). Resolves with the tab's key once the tab exists (the session may still be starting),
+	 * or undefined when the user dismissed a picker.
+	 */
+	async newChat(options: { agentName?: string; cwd?: string; pick?: boolean } = {}): Promise<string | undefined> {
+		const choice = options.agentName !== undefined ? this.agents.findChoice(options.agentName) : await this.defaultChoice(options.pick === true);
+		if (!choice) {
+			if (options.agentName !== undefined) {
+				throw new Error(`There is no agent named "${options.agentName}".`);
+			}
+			return undefined;
+		}
+		const cwd = options.cwd ?? (await pickFolder());
+		if (cwd === undefined) {
+			return undefined;
+		}
+		const tab = new ChatTab(`tab-${nextTabKey++}`, choice.name, cwd);
+		this.tabs.set(tab.key, tab);
+		this.selected = tab.key;
+		this.broadcastState();
+		tab.started = this.start(tab, choice);
+		return tab.key;
+	}
+
+	private async defaultChoice(pick: boolean): Promise<AgentChoice | undefined> {
+		const current = this.agents.currentChoice;
+		if (current && !pick) {
+			return current;
+		}
+		const choices = this.agents.choices();
+		const picked = await vscode.window.showQuickPick(
+			choices.map((choice) => ({ label: choice.name, description: [choice.name === current?.name ? 'the chat agent' : '', choice.source === 'user' ? 'configured' : 'preset'].filter(Boolean).join(' · '), choice })),
+			{ title: 'Agent Link: New Chat', placeHolder: 'The agent to chat with' },
+		);
+		return picked?.choice;
+	}
+
+	private async start(tab: ChatTab, choice: AgentChoice): Promise<void> {
+		try {
+			const session = await this.chat.create(choice, tab.cwd);
+			if (tab.closed) {
+				await session.close();
+				return;
+			}
+			tab.session = session;
+			tab.state = 'ready';
+			session.permissionHandler = (request, signal) => this.askPermission(tab, request, signal);
+			tab.disposables.push(
+				session.onDidUpdate((update) => this.apply(tab, { type: 'update', update })),
+				session.onDidReset(() => {
+					tab.transcript = new Transcript();
+					this.broadcastState();
+				}),
+				session.onDidChangeStatus((status) => {
+					if (status.kind === 'ended') {
+						if (tab.state !== 'ended' && !tab.closed) {
+							tab.state = 'ended';
+							this.apply(tab, { type: 'conversation_ended', reason: status.message });
+							this.broadcastState();
+						}
+					} else if (status.kind === 'restarting') {
+						tab.detail = status.message;
+						this.broadcastState();
+					} else if (status.kind === 'idle' && tab.detail !== undefined) {
+						tab.detail = undefined;
+						this.apply(tab, { type: 'agent_restarted', resumed: true });
+						this.broadcastState();
+					}
+				}),
+			);
+			this.apply(tab, { type: 'session_setup', modes: session.setup.modes ?? null, configOptions: session.setup.configOptions ?? null });
+		} catch (error) {
+			tab.state = 'failed';
+			tab.detail = errorMessage(error);
+			this.log.error(`Chat with ${choice.name} could not start: ${tab.detail}`);
+		}
+		this.broadcastState();
+	}
+
+	private select(key: string): void {
+		if (this.tabs.has(key) && this.selected !== key) {
+			this.selected = key;
+			this.broadcastState();
+		}
+	}
+
+	/** Closes a tab and ends its session; the others go on. */
+	async closeTab(key: string): Promise<void> {
+		const tab = this.tabs.get(key);
+		if (!tab) {
+			return;
+		}
+		tab.closed = true;
+		const keys = [...this.tabs.keys()];
+		this.tabs.delete(key);
+		if (this.selected === key) {
+			const index = keys.indexOf(key);
+			this.selected = keys[index + 1] ?? keys[index - 1];
+		}
+		this.broadcastState();
+		for (const pending of tab.permissions.values()) {
+			pending.resolve({ outcome: 'cancelled' });
+		}
+		tab.disposables.forEach((d) => d.dispose());
+		await tab.session?.close();
+	}
+
+	// --- Prompts ---
+
+	private async sendPrompt(key: string, text: string, attachments: readonly Attachment[]): Promise<void> {
+		const tab = this.requireTab(key);
+		await tab.started; // a prompt written while the agent was starting goes once it is ready
+		const session = this.requireSession(tab);
+		if (tab.transcript.snapshot().session.turn === 'running') {
+			throw new Error('A turn is already running; stop it first.');
+		}
+		const blocks = await this.promptBlocks(tab, text, attachments);
+		this.apply(tab, { type: 'prompt', blocks });
+		this.flushSoon();
+		let outcome: 'ended' | 'failed';
+		let summary: string;
+		try {
+			const stopReason = await session.prompt(blocks);
+			this.apply(tab, { type: 'turn_ended', stopReason });
+			outcome = 'ended';
+			summary = stopReason === 'end_turn' ? 'answered' : `stopped (${stopReason})`;
+		} catch (error) {
+			this.apply(tab, { type: 'turn_failed', message: errorMessage(error) });
+			outcome = 'failed';
+			summary = `failed: ${errorMessage(error)}`;
+		}
+		if (!this.visible && !tab.closed) {
+			const title = tab.transcript.snapshot().session.title ?? 'your chat';
+			const show = outcome === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+			void show(`${tab.agentName} ${summary} in "${title}".`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
+		}
+	}
+
+	/** The prompt's content blocks: the text, then each attachment as the agent accepts it. */
+	private async promptBlocks(tab: ChatTab, text: string, attachments: readonly Attachment[]): Promise<ContentBlock[]> {
+		const caps = tab.toWire().promptCapabilities;
+		const blocks: ContentBlock[] = [];
+		if (text.length > 0) {
+			blocks.push({ type: 'text', text });
+		}
+		for (const attachment of attachments) {
+			if (attachment.type === 'image') {
+				if (caps.image) {
+					blocks.push({ type: 'image', mimeType: attachment.mimeType, data: attachment.data });
+				} else {
+					this.notice('warning', `${tab.agentName} does not accept images, so the image was not sent.`, tab.key);
+				}
+				continue;
+			}
+			const uri = vscode.Uri.file(attachment.path);
+			const name = attachment.type === 'symbol' ? attachment.name : path.basename(attachment.path);
+			const lines = attachment.type === 'folder' ? undefined : attachment.lines;
+			const linked = lines ? uri.with({ fragment: `L${lines.start}-${lines.end}` }).toString() : uri.toString();
+			if (attachment.type !== 'folder' && caps.embeddedContext) {
+				try {
+					const document = await vscode.workspace.openTextDocument(uri);
+					const range = lines ? new vscode.Range(lines.start - 1, 0, lines.end, 0) : undefined;
+					blocks.push({ type: 'resource', resource: { uri: linked, text: document.getText(range), mimeType: 'text/plain' } });
+					continue;
+				} catch (error) {
+					this.log.warn(`Chat: ${attachment.path} could not be read, sent as a link: ${errorMessage(error)}`);
+				}
+			}
+			blocks.push({ type: 'resource_link', uri: linked, name });
+		}
+		return blocks;
+	}
+
+	// --- Permissions ---
+
+	private askPermission(tab: ChatTab, request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
+		const requestId = `permission-${nextRequestId++}`;
+		return new Promise<PermissionOutcome>((resolve) => {
+			const finish = (outcome: PermissionOutcome) => {
+				if (tab.permissions.delete(requestId)) {
+					this.apply(tab, { type: 'permission_answered', requestId, ...(outcome.outcome === 'selected' ? { optionId: outcome.optionId } : {}) });
+					resolve(outcome);
+				}
+			};
+			tab.permissions.set(requestId, { resolve: finish });
+			signal.addEventListener('abort', () => finish({ outcome: 'cancelled' }), { once: true });
+			this.apply(tab, { type: 'permission_asked', requestId, toolCall: request.toolCall, options: request.options });
+			this.log.debug(`Chat ${tab.key}: ${tab.agentName} asks for permission (${this.visible ? 'shown in the chat' : 'the chat is hidden: a notification'}).`);
+			if (!this.visible) {
+				const title = request.toolCall.title ?? 'a tool call';
+				void vscode.window.showWarningMessage(`${tab.agentName} asks for permission: ${title}`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
+			}
+		});
+	}
+
+	private answerPermission(key: string, requestId: string, optionId: string): void {
+		const pending = this.tabs.get(key)?.permissions.get(requestId);
+		if (!pending) {
+			this.log.warn(`Chat: a permission answer for ${requestId}, which is no longer pending.`);
+			return;
+		}
+		pending.resolve({ outcome: 'selected', optionId });
+	}
+
+	// --- Editor helpers ---
+
+	private activeEditorAttachment(): Attachment | null {
+		const editor = vscode.window.activeTextEditor ?? this.lastTextEditor;
+		if (!editor || editor.document.uri.scheme !== 'file') {
+			return null;
+		}
+		const file = editor.document.uri.fsPath;
+		const selection = editor.selection;
+		if (selection.isEmpty) {
+			return { type: 'file', path: file };
+		}
+		const end = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line : selection.end.line + 1;
+		return { type: 'file', path: file, lines: { start: selection.start.line + 1, end } };
+	}
+
+	private async insertAtCursor(code: string): Promise<void> {
+		const editor = vscode.window.activeTextEditor ?? this.lastTextEditor;
+		if (!editor || editor.document.isClosed) {
+			throw new Error('Open a file to insert the code into.');
+		}
+		await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+		await editor.edit((edit) => editor.selections.forEach((s) => edit.replace(s, code)));
+	}
+
+	/** Shows the chat with `key` selected. */
+	async showTab(key: string | undefined): Promise<void> {
+		if (key !== undefined) {
+			this.select(key);
+		}
+		await this.reveal();
+		this.focusInput();
+	}
+
+	/** Moves focus to the selected tab's input in the visible pages (or the next page to load, when none is ready yet). */
+	focusInput(): void {
+		const visible = [...this.pages].filter((p) => p.ready && p.isVisible());
+		this.focusPending = visible.length === 0;
+		for (const page of visible) {
+			void page.webview.postMessage(this.focusMessage());
+		}
+	}
+
+	private focusMessage(): WireMessage {
+		return encodeNotification(HostNotifications.focusInput, this.selected !== undefined ? { sessionKey: this.selected } : {});
+	}
+
+	private notice(severity: 'info' | 'warning' | 'error', message: string, sessionKey?: string): void {
+		this.post(encodeNotification(HostNotifications.didShowNotice, { severity, message, ...(sessionKey !== undefined ? { sessionKey } : {}) }));
+	}
+
+	// --- State to the pages ---
+
+	private apply(tab: ChatTab, event: Parameters<Transcript['apply']>[0]): void {
+		if (tab.transcript.apply(event)) {
+			this.flushSoon();
+		}
+	}
+
+	private flushSoon(): void {
+		this.flushTimer ??= setTimeout(() => this.flush(), PATCH_INTERVAL_MS);
+	}
+
+	/** Sends each page what changed in each tab since the revision it has. */
+	private flush(): void {
+		this.flushTimer = undefined;
+		for (const page of this.pages) {
+			if (!page.ready) {
+				continue;
+			}
+			for (const tab of this.tabs.values()) {
+				const known = page.revisions.get(tab.key);
+				const to = tab.transcript.revision;
+				// A transcript the page does not have (a reset one) comes whole with the next state.
+				if (!known || known.transcript !== tab.transcript || known.revision === to) {
+					continue;
+				}
+				const from = known.revision;
+				known.revision = to;
+				void page.webview.postMessage(encodeNotification(HostNotifications.didPatchTranscript, { sessionKey: tab.key, patch: tab.transcript.changesSince(from) }));
+			}
+		}
+	}
+
+	private broadcastState(): void {
+		this.tabsEmitter.fire();
+		for (const page of this.pages) {
+			if (page.ready) {
+				void page.webview.postMessage(encodeNotification(HostNotifications.didChangeState, this.stateFor(page, false)));
+			}
+		}
+	}
+
+	/**
+	 * The state for a page: with every transcript (`all`), or only those it does not have at their
+	 * current revision. The page then has each transcript at the revision sent.
+	 */
+	private stateFor(page: Page, all: boolean): ChatState {
+		const transcripts: ChatState['transcripts'] = {};
+		const known = new Map(page.revisions);
+		page.revisions.clear();
+		for (const tab of this.tabs.values()) {
+			const had = known.get(tab.key);
+			if (all || !had || had.transcript !== tab.transcript || had.revision !== tab.transcript.revision) {
+				transcripts[tab.key] = tab.transcript.snapshot();
+			}
+			page.revisions.set(tab.key, { transcript: tab.transcript, revision: tab.transcript.revision });
+		}
+		const defaultAgent = this.agents.currentChoice?.name;
+		return {
+			tabs: [...this.tabs.values()].map((t) => t.toWire()),
+			...(this.selected !== undefined ? { selected: this.selected } : {}),
+			agents: this.agentInfos(),
+			...(defaultAgent !== undefined ? { defaultAgent } : {}),
+			transcripts,
+		};
+	}
+
+	private agentInfos(): AgentInfo[] {
+		return this.agents.choices().map((choice) => {
+			const state = this.pool.get(choice.name)?.state ?? { kind: 'stopped' };
+			return { id: choice.name, name: choice.name, status: statusOf(state), ...('message' in state ? { detail: state.message } : {}) };
+		});
+	}
+
+	private post(message: WireMessage, filter: (page: Page) => boolean = () => true): void {
+		for (const page of this.pages) {
+			if (page.ready && filter(page)) {
+				void page.webview.postMessage(message);
+			}
+		}
+	}
+
+	private requireTab(key: string): ChatTab {
+		const tab = this.tabs.get(key);
+		if (!tab) {
+			throw new Error('That chat is closed.');
+		}
+		return tab;
+	}
+
+	private requireSession(tab: ChatTab): ChatSession {
+		if (!tab.session) {
+			throw new Error(tab.state === 'failed' ? (tab.detail ?? 'The chat could not start.') : 'The chat is still starting.');
+		}
+		return tab.session;
+	}
+
+	dispose(): void {
+		if (this.flushTimer) {
+			clearTimeout(this.flushTimer);
+		}
+		for (const key of [...this.tabs.keys()]) {
+			void this.closeTab(key);
+		}
+		this.disposables.forEach((d) => d.dispose());
+		this.tabsEmitter.dispose();
+	}
+}
+
+function statusOf(state: AgentState): AgentStatus {
+	switch (state.kind) {
+		case 'ready':
+			return 'running';
+		case 'crashed':
+			return 'restarting';
+		default:
+			return state.kind;
+	}
+}
+
+/** The workspace folder a chat runs in: the only one, or the one the user picks; the home folder without any. */
+async function pickFolder(): Promise<string | undefined> {
+	const folders = vscode.workspace.workspaceFolders ?? [];
+	if (folders.length <= 1) {
+		return folders[0]?.uri.fsPath ?? (await import('node:os')).homedir();
+	}
+	const folder = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder the agent works in' });
+	return folder?.uri.fsPath;
+}
+
+/** Opens a file a tool call names, at its (1-based) line. */
+async function openLocation(file: string, line: number | undefined): Promise<void> {
+	if (!path.isAbsolute(file)) {
+		throw new Error(`${file} is not an absolute path.`);
+	}
+	const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+	await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
+}
+
+/**
+ * What `@query` can mention: files and folders whose workspace-relative path holds the query's
+ * characters in order (a fuzzy match), best first, then the workspace symbols the language
+ * extensions find for it.
+ */
+async function searchMentions(query: string): Promise<Mention[]> {
+	const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
+	const needle = query.toLowerCase();
+	const scored: { score: number; mention: Mention }[] = [];
+	const folders = new Map<string, string>();
+	for (const uri of files) {
+		const relative = vscode.workspace.asRelativePath(uri, false);
+		const score = fuzzyScore(relative.toLowerCase(), needle);
+		if (score !== undefined) {
+			scored.push({ score, mention: { label: path.basename(uri.fsPath), detail: relative, attachment: { type: 'file', path: uri.fsPath } } });
+		}
+		for (let dir = path.dirname(uri.fsPath), rel = path.dirname(relative); rel !== '.' && rel !== '' && !folders.has(dir); dir = path.dirname(dir), rel = path.dirname(rel)) {
+			folders.set(dir, rel);
+		}
+	}
+	for (const [dir, relative] of folders) {
+		const score = fuzzyScore(relative.toLowerCase(), needle);
+		if (score !== undefined) {
+			// A folder a little behind a file that matches as well.
+			scored.push({ score: score + 0.5, mention: { label: `${path.basename(dir)}/`, detail: relative, attachment: { type: 'folder', path: dir } } });
+		}
+	}
+	const mentions = scored
+		.sort((a, b) => a.score - b.score)
+		.slice(0, 40)
+		.map((s) => s.mention);
+	if (query.length >= 2) {
+		const symbols = await Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)).catch(() => undefined);
+		for (const symbol of (symbols ?? []).filter((s) => s.location.uri.scheme === 'file').slice(0, 10)) {
+			const range = symbol.location.range;
+			mentions.push({
+				label: symbol.name,
+				detail: `${vscode.SymbolKind[symbol.kind]} · ${vscode.workspace.asRelativePath(symbol.location.uri, false)}:${range.start.line + 1}`,
+				attachment: { type: 'symbol', path: symbol.location.uri.fsPath, name: symbol.name, lines: { start: range.start.line + 1, end: range.end.line + 1 } },
+			});
+		}
+	}
+	return mentions;
+}
+
+/** Lower is better; undefined when `needle`'s characters do not all occur in order. */
+function fuzzyScore(haystack: string, needle: string): number | undefined {
+	let at = -1;
+	let gaps = 0;
+	for (const char of needle) {
+		const next = haystack.indexOf(char, at + 1);
+		if (next < 0) {
+			return undefined;
+		}
+		gaps += next - at - 1;
+		at = next;
+	}
+	return gaps + haystack.length / 100;
+}

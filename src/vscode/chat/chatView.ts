@@ -1,0 +1,122 @@
+/**
+ * Where the chat page lives: a webview view in Agent Link's own view container (which the user can
+ * move to the secondary side bar), and chats opened in editor tabs (**Open Chat in Editor**). Each
+ * page is the same bundle (`dist/webview/chat.js`), under a strict content security policy: scripts
+ * only with this load's nonce or from the extension's own files, no remote resources, and local
+ * resources limited to the extension's `media/` and `dist/` folders. Pages are not kept alive while
+ * hidden: they ask the host for the state again when they come back.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ChatController } from './chatController';
+
+export const CHAT_VIEW_ID = 'agentLink.chatView';
+const CHAT_PANEL_TYPE = 'agentLink.chatEditor';
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+	private view: vscode.WebviewView | undefined;
+	private readonly panels = new Set<vscode.WebviewPanel>();
+	private readonly viewReady: { promise: Promise<void>; resolve: () => void };
+
+	constructor(
+		private readonly extensionUri: vscode.Uri,
+		private readonly controller: () => ChatController,
+	) {
+		let resolve!: () => void;
+		this.viewReady = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+	}
+
+	resolveWebviewView(view: vscode.WebviewView): void {
+		this.view = view;
+		this.setUp(view.webview, 'view');
+		const connection = this.controller().attach(view.webview, () => view.visible, view.onDidChangeVisibility);
+		view.onDidDispose(() => {
+			connection.dispose();
+			if (this.view === view) {
+				this.view = undefined;
+			}
+		});
+		this.viewReady.resolve();
+	}
+
+	/** A chat in an editor tab, beside the active editor. */
+	openInEditor(): vscode.WebviewPanel {
+		const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Agent Link Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
+		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.svg');
+		this.setUp(panel.webview, 'editor');
+		const connection = this.controller().attach(panel.webview, () => panel.visible, panel.onDidChangeViewState);
+		this.panels.add(panel);
+		panel.onDidDispose(() => {
+			connection.dispose();
+			this.panels.delete(panel);
+		});
+		return panel;
+	}
+
+	/** Shows the chat: a chat editor if one is open, else the view. Resolves once a page exists. */
+	async reveal(): Promise<void> {
+		const panel = [...this.panels].pop();
+		if (panel) {
+			panel.reveal(undefined, false);
+			return;
+		}
+		if (this.view) {
+			this.view.show(false);
+			return;
+		}
+		await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+		await this.viewReady.promise;
+	}
+
+	private options(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+		return {
+			enableScripts: true,
+			enableCommandUris: false,
+			localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media'), vscode.Uri.joinPath(this.extensionUri, 'dist')],
+		};
+	}
+
+	private setUp(webview: vscode.Webview, where: 'view' | 'editor'): void {
+		webview.options = this.options();
+		webview.html = chatHtml(webview, this.extensionUri, where);
+	}
+
+	dispose(): void {
+		for (const panel of this.panels) {
+			panel.dispose();
+		}
+	}
+}
+
+/** The page: its styles, its script, and nothing else; everything it shows is built by the script. */
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, where: 'view' | 'editor'): string {
+	const nonce = randomBytes(18).toString('base64');
+	const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+	const csp = [
+		"default-src 'none'",
+		`img-src ${webview.cspSource} data:`,
+		`font-src ${webview.cspSource}`,
+		`style-src ${webview.cspSource}`,
+		// The nonce admits the entry; the highlighter's chunk is imported from the extension's own files.
+		`script-src 'nonce-${nonce}' ${webview.cspSource}`,
+		"connect-src 'none'",
+		"frame-src 'none'",
+		"form-action 'none'",
+		"base-uri 'none'",
+	].join('; ');
+	return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${asset('dist', 'webview', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('media', 'chat', 'chat.css')}">
+<title>Agent Link Chat</title>
+</head>
+<body data-where="${where}">
+<div id="app"></div>
+<script type="module" nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>
+</body>
+</html>`;
+}

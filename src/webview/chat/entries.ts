@@ -1,0 +1,316 @@
+/**
+ * One transcript entry drawn: messages (markdown), thoughts (collapsible), tool calls (kind icon,
+ * title, status, locations, content, diffs, terminals, the permission prompt), plans (a checklist),
+ * notices, compactions, how a turn ended, and agent restarts. A view is made once per entry and
+ * updated as the entry changes; a message that only grew re-renders its last part only.
+ */
+import type { Block, Entry, MessageEntry, PlanItem, ToolCallEntry } from '../../common/chat/transcript';
+import { renderDiff } from './diffView';
+import { h, icon } from './dom';
+import { MarkdownView, type CodeActions } from './markdown';
+
+export interface EntryActions extends CodeActions {
+	open(path: string, line?: number): void;
+	answerPermission(requestId: string, optionId: string): void;
+}
+
+/** Permission buttons ignore input for this long after they appear, so a stray Enter cannot approve. */
+export const PERMISSION_ARM_MS = 500;
+
+const TOOL_ICONS: Record<ToolCallEntry['toolKind'], string> = {
+	read: 'book',
+	edit: 'edit',
+	delete: 'trash',
+	move: 'arrow-swap',
+	search: 'search',
+	execute: 'terminal',
+	think: 'lightbulb',
+	fetch: 'cloud-download',
+	switch_mode: 'arrow-swap',
+	other: 'tools',
+};
+
+const STATUS: Record<ToolCallEntry['status'], { icon: string; label: string; extra?: string }> = {
+	pending: { icon: 'circle-large-outline', label: 'Pending' },
+	in_progress: { icon: 'loading', label: 'Running', extra: 'codicon-modifier-spin' },
+	completed: { icon: 'pass', label: 'Done' },
+	failed: { icon: 'error', label: 'Failed' },
+};
+
+const STOP_REASONS: Record<string, string> = {
+	end_turn: 'Done',
+	cancelled: 'Stopped',
+	max_tokens: 'Stopped: the answer reached its token limit',
+	max_turn_requests: 'Stopped: the turn reached its request limit',
+	refusal: 'The agent refused',
+};
+
+export class EntryView {
+	readonly element: HTMLElement;
+	private entry: Entry | undefined;
+	private markdown: MarkdownView[] = [];
+	private body: HTMLElement | undefined;
+
+	constructor(
+		readonly id: number,
+		private readonly actions: EntryActions,
+	) {
+		this.element = h('div', { class: 'entry placeholder', attrs: { 'data-id': id } });
+	}
+
+	get rendered(): boolean {
+		return this.entry !== undefined;
+	}
+
+	/** Draws `entry` (or brings the drawing up to date with it). */
+	render(entry: Entry, streaming: boolean): void {
+		const previous = this.entry;
+		this.entry = entry;
+		if (previous && (entry.kind === 'agent' || entry.kind === 'thought' || entry.kind === 'user') && previous.kind === entry.kind && this.updateMessage(previous as MessageEntry, entry, streaming)) {
+			return;
+		}
+		this.markdown = [];
+		this.element.className = `entry entry-${entry.kind}`;
+		this.element.replaceChildren(this.build(entry, streaming));
+	}
+
+	/** When only the last text block grew, or streaming ended, updates in place. */
+	private updateMessage(previous: MessageEntry, entry: MessageEntry, streaming: boolean): boolean {
+		if (previous.blocks.length !== entry.blocks.length || this.markdown.length === 0) {
+			return false;
+		}
+		for (let i = 0; i < entry.blocks.length - 1; i++) {
+			if (previous.blocks[i] !== entry.blocks[i] && JSON.stringify(previous.blocks[i]) !== JSON.stringify(entry.blocks[i])) {
+				return false;
+			}
+		}
+		const last = entry.blocks[entry.blocks.length - 1];
+		const view = this.markdown[this.markdown.length - 1];
+		if (last?.type !== 'text' || !view || entry.kind === 'user') {
+			return false;
+		}
+		view.update(last.text, !streaming);
+		return true;
+	}
+
+	private build(entry: Entry, streaming: boolean): Node {
+		switch (entry.kind) {
+			case 'user':
+				return h('div', { class: 'message user' }, h('div', { class: 'role', attrs: { 'aria-hidden': 'true' } }, icon('account'), 'You'), this.blocks(entry.blocks, false, streaming), entry.truncated ? truncatedNote() : null);
+			case 'agent':
+				return h('div', { class: 'message agent' }, this.blocks(entry.blocks, true, streaming), entry.truncated ? truncatedNote() : null);
+			case 'thought': {
+				const details = h('details', { class: 'thought' }, h('summary', {}, icon('lightbulb'), streaming ? ' Thinking…' : ' Thought'), this.blocks(entry.blocks, true, streaming));
+				return details;
+			}
+			case 'tool_call':
+				return this.toolCall(entry);
+			case 'plan':
+				return plan(entry.items);
+			case 'notice':
+				return h(
+					'div',
+					{ class: `notice severity-${entry.severity === 'error' || entry.severity === 'warning' ? entry.severity : 'info'}`, attrs: { role: entry.severity === 'error' ? 'alert' : 'note' } },
+					icon(entry.severity === 'error' ? 'error' : entry.severity === 'warning' ? 'warning' : 'info'),
+					h('strong', {}, entry.title),
+					entry.description !== undefined ? h('div', { class: 'notice-description' }, entry.description) : null,
+				);
+			case 'compaction':
+				return h(
+					'details',
+					{ class: 'compaction' },
+					h('summary', {}, icon('fold'), ` Context compacted (${entry.status.replace(/_/g, ' ')})`),
+					this.blocks(entry.blocks, true, streaming),
+					entry.error !== undefined ? h('div', { class: 'error-text' }, entry.error) : null,
+				);
+			case 'turn_end': {
+				if (entry.error !== undefined) {
+					return h('div', { class: 'turn-end failed', attrs: { role: 'status' } }, icon('error'), ` The turn failed: ${entry.error}`);
+				}
+				const reason = entry.stopReason ?? 'end_turn';
+				return h('div', { class: `turn-end reason-${reason === 'end_turn' ? 'done' : 'other'}`, attrs: { role: 'status' } }, STOP_REASONS[reason] ?? `Stopped: ${reason}`);
+			}
+			case 'status':
+				return h(
+					'div',
+					{ class: `lifecycle ${entry.status}`, attrs: { role: 'status' } },
+					icon(entry.status === 'resumed' ? 'debug-restart' : 'debug-disconnect'),
+					entry.status === 'resumed' ? ' The agent restarted and the conversation goes on.' : ` The conversation ended${entry.reason ? `: ${entry.reason}` : '.'}`,
+				);
+		}
+	}
+
+	private blocks(blocks: readonly Block[], markdown: boolean, streaming: boolean): HTMLElement {
+		const container = h('div', { class: 'blocks' });
+		blocks.forEach((block, index) => {
+			const last = index === blocks.length - 1;
+			if (block.type === 'text') {
+				if (markdown) {
+					const view = new MarkdownView(this.actions);
+					view.update(block.text, !(streaming && last));
+					this.markdown.push(view);
+					container.append(view.element);
+				} else {
+					container.append(h('div', { class: 'plain-text' }, block.text));
+				}
+			} else {
+				container.append(blockChip(block, this.actions));
+			}
+		});
+		return container;
+	}
+
+	private toolCall(entry: ToolCallEntry): HTMLElement {
+		const status = STATUS[entry.status];
+		const header = h(
+			'div',
+			{ class: 'tool-header' },
+			h('span', { class: 'tool-kind', attrs: { title: entry.toolKind } }, icon(TOOL_ICONS[entry.toolKind] ?? 'tools')),
+			h('span', { class: 'tool-title' }, entry.title),
+			h('span', { class: `tool-status status-${entry.status}`, attrs: { title: status.label } }, icon(status.icon, status.extra), h('span', { class: 'visually-hidden' }, status.label)),
+		);
+		const parts: (Node | null)[] = [header];
+		if (entry.locations.length > 0) {
+			parts.push(
+				h(
+					'div',
+					{ class: 'tool-locations' },
+					...entry.locations.map((location) =>
+						h(
+							'button',
+							{ class: 'link-button location', attrs: { type: 'button', title: `Open ${location.path}${location.line !== undefined ? ` at line ${location.line}` : ''}` }, on: { click: () => this.actions.open(location.path, location.line) } },
+							icon('file'),
+							` ${basename(location.path)}${location.line !== undefined ? `:${location.line}` : ''}`,
+						),
+					),
+				),
+			);
+		}
+		for (const item of entry.content) {
+			if (item.type === 'diff') {
+				parts.push(renderDiff(item, (p, l) => this.actions.open(p, l)));
+			} else if (item.type === 'terminal') {
+				parts.push(h('div', { class: 'terminal-pending' }, icon('terminal'), ` Terminal ${item.terminalId} (live terminals come in a later version)`));
+			} else if (item.content.type === 'text') {
+				const view = new MarkdownView(this.actions);
+				view.update(item.content.text, entry.status === 'completed' || entry.status === 'failed');
+				parts.push(h('div', { class: 'tool-content' }, view.element));
+			} else {
+				parts.push(blockChip(item.content, this.actions));
+			}
+		}
+		if (entry.rawInput !== undefined && entry.content.length === 0) {
+			parts.push(h('details', { class: 'tool-raw' }, h('summary', {}, 'Input'), h('pre', {}, entry.rawInput)));
+		}
+		if (entry.permission) {
+			parts.push(this.permission(entry));
+		}
+		if (entry.truncated) {
+			parts.push(truncatedNote());
+		}
+		return h('div', { class: `tool-call status-${entry.status}${entry.permission?.state === 'pending' ? ' asking' : ''}` }, ...parts);
+	}
+
+	private permission(entry: ToolCallEntry): HTMLElement {
+		const permission = entry.permission!;
+		if (permission.state !== 'pending') {
+			const chosen = permission.options.find((o) => o.optionId === permission.optionId);
+			const text = permission.state === 'cancelled' ? 'Permission request cancelled' : `${chosen?.kind.startsWith('allow') ? 'Allowed' : 'Rejected'}: ${chosen?.name ?? permission.optionId ?? ''}`;
+			return h('div', { class: 'permission answered' }, icon(chosen?.kind.startsWith('allow') ? 'check' : 'circle-slash'), ` ${text}`);
+		}
+		const armedAt = performance.now() + PERMISSION_ARM_MS;
+		const group = h('div', { class: 'permission pending', attrs: { role: 'group', 'aria-label': `Permission: ${entry.title}` } }, h('span', { class: 'permission-label' }, icon('shield'), ' Allow this?'));
+		for (const option of permission.options) {
+			const allow = option.kind.startsWith('allow');
+			group.append(
+				h(
+					'button',
+					{
+						class: `permission-option ${allow ? 'primary' : 'secondary'}`,
+						attrs: { type: 'button', 'data-kind': option.kind, 'data-option': option.optionId },
+						on: {
+							click: (event) => {
+								// A click or Enter within the first half second is ignored.
+								if (performance.now() < armedAt) {
+									event.preventDefault();
+									return;
+								}
+								this.actions.answerPermission(permission.requestId, option.optionId);
+							},
+						},
+					},
+					option.name,
+				),
+			);
+		}
+		return group;
+	}
+}
+
+function plan(items: readonly PlanItem[]): HTMLElement {
+	const done = items.filter((i) => i.status === 'completed').length;
+	return h(
+		'div',
+		{ class: 'plan' },
+		h('div', { class: 'plan-header' }, icon('checklist'), ` Plan (${done}/${items.length})`),
+		h(
+			'ul',
+			{ class: 'plan-items', attrs: { role: 'list' } },
+			...items.map((item) =>
+				h(
+					'li',
+					{ class: `plan-item ${item.status} priority-${item.priority}` },
+					icon(item.status === 'completed' ? 'pass-filled' : item.status === 'in_progress' ? 'circle-filled' : 'circle-large-outline'),
+					h('span', { class: 'visually-hidden' }, `${item.status.replace('_', ' ')}: `),
+					h('span', { class: 'plan-text' }, item.content),
+					item.priority === 'high' ? h('span', { class: 'badge' }, 'high') : null,
+				),
+			),
+		),
+	);
+}
+
+function blockChip(block: Block, actions: EntryActions): HTMLElement {
+	switch (block.type) {
+		case 'text':
+			return h('div', { class: 'plain-text' }, block.text);
+		case 'image':
+			return h('span', { class: 'chip' }, icon('file-media'), block.omitted ? ' image (too large to keep)' : ` image (${block.mimeType})`);
+		case 'audio':
+			return h('span', { class: 'chip' }, icon('unmute'), ` audio (${block.mimeType})`);
+		case 'resource_link':
+		case 'resource': {
+			const file = fileOf(block.uri);
+			const label = block.type === 'resource_link' ? (block.title ?? block.name) : basename(file?.path ?? block.uri);
+			return file
+				? h('button', { class: 'chip link-button', attrs: { type: 'button', title: file.path }, on: { click: () => actions.open(file.path, file.line) } }, icon('file'), ` ${label}`)
+				: h('span', { class: 'chip', attrs: { title: block.uri } }, icon('link'), ` ${label}`);
+		}
+	}
+}
+
+/** A `file:` URI's path, and the first line of an `#L<n>` fragment. */
+function fileOf(uri: string): { path: string; line?: number } | undefined {
+	if (!uri.startsWith('file://')) {
+		return undefined;
+	}
+	try {
+		const url = new URL(uri);
+		const line = /^#L(\d+)/.exec(url.hash)?.[1];
+		let file = decodeURIComponent(url.pathname);
+		if (/^\/[A-Za-z]:/.test(file)) {
+			file = file.slice(1);
+		}
+		return line !== undefined ? { path: file, line: Number(line) } : { path: file };
+	} catch {
+		return undefined;
+	}
+}
+
+function basename(file: string): string {
+	return file.split(/[\\/]/).pop() || file;
+}
+
+function truncatedNote(): HTMLElement {
+	return h('div', { class: 'truncated' }, icon('warning'), ' Too long to keep whole: the rest was left out.');
+}

@@ -1,0 +1,458 @@
+/**
+ * The chat page. The host owns the state: the page asks for it when it loads
+ * (`chat/getState`), keeps a {@link TranscriptMirror} per tab, and applies the host's patches once
+ * per animation frame. Only entries near the screen are drawn in full (the others wait as sized
+ * placeholders until they scroll into view), so long transcripts stay fast.
+ */
+import { HostNotifications, PageCommands, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
+import { TranscriptMirror, type TranscriptPatch } from '../../common/chat/transcript';
+import { Composer, type Draft } from './composer';
+import { h, icon } from './dom';
+import { EntryView, type EntryActions } from './entries';
+import { Host, type HostNotification } from './host';
+
+/** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen. */
+const EAGER_ENTRIES = 30;
+/** How long placeholders are drawn for in one frame. */
+const DRAW_BUDGET_MS = 5;
+
+/**
+ * The page's own work per frame (patches applied, placeholders drawn), for the benchmarks to tell
+ * it apart from time the page waited for the processor (bench-chat reads it).
+ */
+const work = { frames: 0, maxMs: 0, totalMs: 0 };
+(globalThis as { __agentLinkChatWork?: typeof work }).__agentLinkChatWork = work;
+
+function recordWork(started: number): void {
+	const ms = performance.now() - started;
+	work.frames++;
+	work.totalMs += ms;
+	work.maxMs = Math.max(work.maxMs, ms);
+}
+
+interface Saved {
+	drafts: Record<string, Draft>;
+}
+
+class ChatPage {
+	private readonly host = new Host((n) => this.onNotification(n));
+	private state: ChatState | undefined;
+	private readonly mirrors = new Map<string, TranscriptMirror>();
+	private readonly queued: { sessionKey: string; patch: TranscriptPatch }[] = [];
+	private frame: number | undefined;
+	private readonly drafts: Record<string, Draft>;
+
+	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
+	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
+	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
+	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
+	private readonly notices = h('div', { class: 'page-notices', attrs: { 'aria-live': 'assertive' } });
+	private readonly composer: Composer;
+	private readonly empty: HTMLElement;
+
+	/** The views of the shown tab's entries, by id, and which tab they belong to. */
+	private views = new Map<number, EntryView>();
+	private shown: string | undefined;
+	private readonly observer: IntersectionObserver;
+	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
+	private sticky = true;
+	/** Placeholders that neared the screen, to draw. */
+	private readonly toDraw = new Map<number, number>();
+	private drawFrame: number | undefined;
+	/** The entry drawn as still streaming (its code not yet highlighted), drawn again once it is done. */
+	private streamingId: number | undefined;
+
+	constructor(root: HTMLElement) {
+		this.drafts = ((this.host.saved as Saved | undefined)?.drafts ?? {}) as Record<string, Draft>;
+		const actions: EntryActions = {
+			copy: (code) => this.host.send(PageCommands.copy, { code }),
+			insert: (code) => this.host.send(PageCommands.insertAtCursor, { code }),
+			open: (path, line) => this.host.send(PageCommands.openLocation, line !== undefined ? { path, line } : { path }),
+			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
+		};
+		this.actions = actions;
+		this.composer = new Composer({
+			send: (text, attachments) => this.shown && this.host.send(PageCommands.sendPrompt, { sessionKey: this.shown, text, attachments }),
+			cancel: () => this.shown && this.host.send(PageCommands.cancel, { sessionKey: this.shown }),
+			activeEditorAttachment: async () => (this.shown ? (await this.host.request(PageRequests.activeEditorAttachment, { sessionKey: this.shown })).attachment : null),
+			searchMentions: async (query) => (this.shown ? (await this.host.request(PageRequests.searchMentions, { sessionKey: this.shown, query })).items : []),
+			setConfigOption: (configId, value) => this.shown && this.host.send(PageCommands.setConfigOption, { sessionKey: this.shown, configId, value }),
+			setMode: (modeId) => this.shown && this.host.send(PageCommands.setMode, { sessionKey: this.shown, modeId }),
+			changed: () => this.save(),
+		});
+		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
+		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
+		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
+		this.scroller.append(this.log);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, newButton, pickButton)), this.banner, this.scroller, this.empty, this.notices, this.composer.element);
+		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
+		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
+		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
+		new ResizeObserver(() => this.followEnd()).observe(this.log);
+		document.addEventListener('keydown', (e) => {
+			if (e.key === 'Escape' && !e.defaultPrevented && this.currentTab()?.sessionKey && this.mirrors.get(this.shown!)?.session.turn === 'running') {
+				this.host.send(PageCommands.cancel, { sessionKey: this.shown! });
+			}
+		});
+		void this.refresh();
+		window.addEventListener('focus', () => this.composer.focus(), { once: true });
+	}
+
+	private readonly actions: EntryActions;
+
+	private async refresh(): Promise<void> {
+		this.setState(await this.host.request(PageRequests.getState, {}));
+	}
+
+	private onNotification(n: HostNotification): void {
+		switch (n.method) {
+			case HostNotifications.didChangeState.method:
+				this.setState(n.params as ChatState);
+				break;
+			case HostNotifications.didPatchTranscript.method: {
+				const { sessionKey, patch } = n.params as { sessionKey: string; patch: TranscriptPatch };
+				this.queued.push({ sessionKey, patch });
+				this.frame ??= requestAnimationFrame(() => this.applyQueued());
+				break;
+			}
+			case HostNotifications.focusInput.method:
+				this.composer.focus();
+				break;
+			case HostNotifications.didShowNotice.method: {
+				const { severity, message } = n.params as { severity: string; message: string };
+				const note = h('div', { class: `page-notice severity-${severity}`, attrs: { role: severity === 'error' ? 'alert' : 'status' } }, icon(severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'info'), ` ${message}`);
+				this.notices.append(note);
+				setTimeout(() => note.remove(), 8000);
+				break;
+			}
+			case HostNotifications.didChangeAgentStatus.method:
+				break;
+		}
+	}
+
+	private setState(state: ChatState): void {
+		// Patches that arrived before this state are applied first: they are older than it.
+		if (this.queued.length > 0) {
+			this.applyPatches();
+		}
+		this.state = state;
+		const before = this.shown;
+		const oldMirror = before !== undefined ? this.mirrors.get(before) : undefined;
+		let missing = false;
+		for (const key of [...this.mirrors.keys()]) {
+			if (!state.tabs.some((t) => t.sessionKey === key)) {
+				this.mirrors.delete(key);
+			}
+		}
+		for (const tab of state.tabs) {
+			const snapshot = state.transcripts[tab.sessionKey];
+			if (snapshot) {
+				this.mirrors.set(tab.sessionKey, new TranscriptMirror(snapshot));
+			} else if (!this.mirrors.has(tab.sessionKey)) {
+				missing = true;
+			}
+		}
+		if (missing) {
+			void this.refresh(); // the host thought this page had a transcript it has not: start again
+			return;
+		}
+		for (const key of Object.keys(this.drafts)) {
+			if (!state.tabs.some((t) => t.sessionKey === key)) {
+				delete this.drafts[key];
+			}
+		}
+		this.renderTabs();
+		const selected = state.selected ?? state.tabs[0]?.sessionKey;
+		const mirror = selected !== undefined ? this.mirrors.get(selected) : undefined;
+		if (selected !== this.shown || !oldMirror || !mirror || mirror.entries[0]?.id !== oldMirror.entries[0]?.id || mirror.revision < oldMirror.revision) {
+			this.showTab(selected);
+		} else if (mirror !== oldMirror) {
+			// The same transcript, further on: draw only the entries that changed.
+			const old = new Map(oldMirror.entries.map((e) => [e.id, e.rev]));
+			this.renderEntries(mirror.entries.filter((e) => old.get(e.id) !== e.rev).map((e) => e.id));
+		}
+		this.renderChrome();
+	}
+
+	private applyQueued(): void {
+		const started = performance.now();
+		this.applyPatches();
+		recordWork(started);
+	}
+
+	private applyPatches(): void {
+		this.frame = undefined;
+		const changed = new Map<string, Set<number>>();
+		for (const { sessionKey, patch } of this.queued.splice(0)) {
+			const mirror = this.mirrors.get(sessionKey);
+			if (!mirror) {
+				continue;
+			}
+			const ids = mirror.apply(patch);
+			if (ids === undefined) {
+				void this.refresh(); // out of step: start again from the whole state
+				return;
+			}
+			let set = changed.get(sessionKey);
+			if (!set) {
+				changed.set(sessionKey, (set = new Set()));
+			}
+			ids.forEach((id) => set.add(id));
+		}
+		const ids = this.shown !== undefined ? changed.get(this.shown) : undefined;
+		if (ids) {
+			this.renderEntries([...ids]);
+		}
+		if (changed.size > 0) {
+			this.renderTabs();
+			this.renderChrome();
+		}
+	}
+
+	// --- Tabs ---
+
+	private currentTab(): Tab | undefined {
+		return this.state?.tabs.find((t) => t.sessionKey === this.shown);
+	}
+
+	private renderTabs(): void {
+		const tabs = this.state?.tabs ?? [];
+		this.tabList.replaceChildren(
+			...tabs.map((tab) => {
+				const mirror = this.mirrors.get(tab.sessionKey);
+				const title = mirror?.session.title ?? 'New chat';
+				const selected = tab.sessionKey === this.shown;
+				const running = mirror?.session.turn === 'running';
+				const asking = mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending');
+				return h(
+					'div',
+					{ class: `tab${selected ? ' selected' : ''}` },
+					h(
+						'button',
+						{
+							class: 'tab-button',
+							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
+							on: { click: () => this.select(tab.sessionKey) },
+						},
+						asking ? icon('shield', 'tab-state') : running ? icon('loading', 'tab-state codicon-modifier-spin') : tab.state === 'failed' || tab.state === 'ended' ? icon('debug-disconnect', 'tab-state') : null,
+						h('span', { class: 'tab-title' }, title),
+						h('span', { class: 'visually-hidden tab-agent' }, `, ${tab.agentName}`),
+					),
+					h('button', { class: 'icon-button small tab-close', attrs: { type: 'button', 'aria-label': `Close ${title}`, title: 'Close chat', tabindex: selected ? 0 : -1 }, on: { click: () => this.host.send(PageCommands.closeTab, { sessionKey: tab.sessionKey }) } }, icon('close')),
+				);
+			}),
+		);
+	}
+
+	private newChat(): void {
+		this.host.send(PageCommands.newChat, {});
+	}
+
+	private select(key: string): void {
+		this.showTab(key);
+		this.host.send(PageCommands.selectTab, { sessionKey: key });
+		this.renderTabs();
+		this.renderChrome();
+	}
+
+	private onTabKey(event: KeyboardEvent): void {
+		const tabs = this.state?.tabs ?? [];
+		const index = tabs.findIndex((t) => t.sessionKey === this.shown);
+		let next: number | undefined;
+		if (event.key === 'ArrowRight') {
+			next = (index + 1) % tabs.length;
+		} else if (event.key === 'ArrowLeft') {
+			next = (index - 1 + tabs.length) % tabs.length;
+		} else if (event.key === 'Home') {
+			next = 0;
+		} else if (event.key === 'End') {
+			next = tabs.length - 1;
+		} else if (event.key === 'Delete' && this.shown) {
+			this.host.send(PageCommands.closeTab, { sessionKey: this.shown });
+			return;
+		}
+		const target = next !== undefined ? tabs[next] : undefined;
+		if (target) {
+			event.preventDefault();
+			this.select(target.sessionKey);
+			this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(target.sessionKey)}"]`)?.focus();
+		}
+	}
+
+	// --- The transcript ---
+
+	private showTab(key: string | undefined): void {
+		if (this.shown !== undefined && this.shown !== key) {
+			this.save();
+		}
+		this.shown = key;
+		this.observer.disconnect();
+		this.toDraw.clear();
+		this.views = new Map();
+		this.log.replaceChildren();
+		const mirror = key !== undefined ? this.mirrors.get(key) : undefined;
+		if (key !== undefined) {
+			this.composer.load((this.drafts[key] ??= { text: '', attachments: [], history: [] }));
+		}
+		if (mirror) {
+			const entries = mirror.entries;
+			entries.forEach((entry, index) => {
+				const view = new EntryView(entry.id, this.actions);
+				this.views.set(entry.id, view);
+				this.log.append(view.element);
+				if (index >= entries.length - EAGER_ENTRIES) {
+					view.render(entry, this.streaming(mirror, entry.id));
+				} else {
+					this.observer.observe(view.element);
+				}
+			});
+			const last = entries[entries.length - 1];
+			this.streamingId = last && this.streaming(mirror, last.id) ? last.id : undefined;
+		}
+		this.sticky = true;
+		this.followEnd();
+	}
+
+	private followEnd(): void {
+		if (this.sticky) {
+			this.scroller.scrollTop = this.scroller.scrollHeight;
+		}
+	}
+
+	/** Draws the given entries of the shown tab (new ones appended, removed ones dropped). */
+	private renderEntries(ids: number[]): void {
+		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+		if (!mirror) {
+			return;
+		}
+		const first = mirror.entries[0]?.id ?? Infinity;
+		for (const [id, view] of this.views) {
+			if (id < first) {
+				view.element.remove();
+				this.views.delete(id);
+			}
+		}
+		const sorted = ids.sort((a, b) => a - b);
+		// A burst of new entries (a replayed conversation) draws its last ones now, the rest as they near the screen.
+		const eagerFrom = sorted.length > EAGER_ENTRIES ? sorted[sorted.length - EAGER_ENTRIES]! : -Infinity;
+		for (const id of sorted) {
+			const entry = mirror.entries[id - first];
+			if (!entry) {
+				continue;
+			}
+			let view = this.views.get(id);
+			if (!view) {
+				view = new EntryView(id, this.actions);
+				this.views.set(id, view);
+				this.log.append(view.element);
+				if (id < eagerFrom) {
+					this.observer.observe(view.element);
+					continue;
+				}
+			} else if (!view.rendered) {
+				continue; // a placeholder: drawn from the mirror when it nears the screen
+			}
+			const wasAsking = view.element.querySelector('.permission.pending') !== null;
+			view.render(entry, this.streaming(mirror, id));
+			const pending = entry.kind === 'tool_call' && entry.permission?.state === 'pending';
+			// A new permission prompt takes the focus when the user is not typing; its buttons ignore
+			// input for half a second, so a stray Enter cannot approve.
+			if (pending && !wasAsking && document.activeElement === this.composer.input && this.composer.input.value === '') {
+				view.element.querySelector<HTMLElement>('.permission-option')?.focus();
+			} else if (!pending && wasAsking && view.element.contains(document.activeElement) === false && document.activeElement === document.body) {
+				this.composer.focus();
+			}
+		}
+		const last = mirror.entries[mirror.entries.length - 1];
+		const streamingNow = last && this.streaming(mirror, last.id) ? last.id : undefined;
+		if (this.streamingId !== undefined && this.streamingId !== streamingNow) {
+			const done = mirror.entries[this.streamingId - first];
+			const view = this.views.get(this.streamingId);
+			if (done && view?.rendered) {
+				view.render(done, false);
+			}
+		}
+		this.streamingId = streamingNow;
+		this.followEnd();
+	}
+
+	/** Whether an entry may still grow: the last one while a turn runs. */
+	private streaming(mirror: TranscriptMirror, id: number): boolean {
+		return mirror.session.turn === 'running' && mirror.entries[mirror.entries.length - 1]?.id === id;
+	}
+
+	private onIntersect(items: IntersectionObserverEntry[]): void {
+		for (const item of items) {
+			if (item.isIntersecting) {
+				this.observer.unobserve(item.target);
+				// How far from the screen, as the observer measured it (reading layout here would force it).
+				const rect = item.boundingClientRect;
+				const root = item.rootBounds;
+				const distance = !root ? 0 : rect.bottom < root.top ? root.top - rect.bottom : rect.top > root.bottom ? rect.top - root.bottom : 0;
+				this.toDraw.set(Number((item.target as HTMLElement).dataset.id), distance);
+			}
+		}
+		this.drawSoon();
+	}
+
+	private drawSoon(): void {
+		if (this.toDraw.size > 0) {
+			this.drawFrame ??= requestAnimationFrame(() => this.drawQueued());
+		}
+	}
+
+	/** Draws placeholders that neared the screen, nearest first, for at most {@link DRAW_BUDGET_MS} a frame; the rest wait for the next. */
+	private drawQueued(): void {
+		this.drawFrame = undefined;
+		const started = performance.now();
+		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+		if (!mirror) {
+			this.toDraw.clear();
+			return;
+		}
+		const first = mirror.entries[0]?.id ?? 0;
+		const order = [...this.toDraw].sort((a, b) => a[1] - b[1]);
+		for (const [id] of order) {
+			if (performance.now() - started > DRAW_BUDGET_MS) {
+				break;
+			}
+			this.toDraw.delete(id);
+			const view = this.views.get(id);
+			const entry = mirror.entries[id - first];
+			if (view && entry && !view.rendered) {
+				view.render(entry, false);
+			}
+		}
+		recordWork(started);
+		this.drawSoon();
+	}
+
+	private renderChrome(): void {
+		const tab = this.currentTab();
+		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+		const hasTabs = (this.state?.tabs.length ?? 0) > 0;
+		this.empty.hidden = hasTabs;
+		this.scroller.hidden = !hasTabs;
+		this.composer.element.hidden = !hasTabs;
+		let banner: string | undefined;
+		if (tab?.state === 'starting') {
+			banner = `Starting ${tab.agentName}…`;
+		} else if (tab?.state === 'failed') {
+			banner = `${tab.agentName} could not start this chat: ${tab.detail ?? 'unknown error'}`;
+		} else if (tab?.state === 'ended') {
+			banner = 'This conversation has ended. Start a new chat to go on.';
+		} else if (tab?.detail) {
+			banner = tab.detail;
+		}
+		this.banner.hidden = banner === undefined;
+		this.banner.textContent = banner ?? '';
+		// A prompt may be sent while the agent starts: the host sends it once the chat is ready.
+		this.composer.setSession(mirror?.session, (tab?.state === 'ready' || tab?.state === 'starting') && mirror?.session.turn !== 'running', tab?.agentName);
+	}
+
+	private save(): void {
+		this.host.save({ drafts: this.drafts } satisfies Saved);
+	}
+}
+
+new ChatPage(document.getElementById('app')!);

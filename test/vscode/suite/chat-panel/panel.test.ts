@@ -1,0 +1,210 @@
+// The chat panel as a person uses it, through the browser with real key presses: F1 → New Chat →
+// a prompt typed and sent with Enter → the SDK example agent's streamed answer → its permission
+// prompt answered by keyboard → the turn's end; two chats with two agents streaming side by side;
+// Stop with Escape; config options and slash commands; the keybinding; screenshots in both themes.
+import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Entry } from '../../../../src/common/chat/transcript';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { hasBrowser, press, runFromPalette, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { api, repoRoot, waitForState, waitUntil } from '../util';
+
+/** The keybinding of **Focus Chat** (package.json); checked against VS Code's own defaults below. */
+const FOCUS_KEY = 'ctrl+alt+j';
+
+const transcriptOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
+const textOf = (entries: readonly Entry[], kind: 'agent' | 'user') =>
+	entries
+		.filter((e) => e.kind === kind)
+		.flatMap((e) => ('blocks' in e ? e.blocks : []))
+		.map((b) => (b.type === 'text' ? b.text : ''))
+		.join('');
+
+async function newTab(a: AgentLinkApi, before: number): Promise<string> {
+	await waitUntil(() => a.chatController.tabKeys.length > before, 20_000, 'a new tab');
+	const key = a.chatController.tabKeys[a.chatController.tabKeys.length - 1]!;
+	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `tab ${key} ready (${a.chatController.tab(key)?.state})`);
+	return key;
+}
+
+/** The chat input has the keyboard focus (typing goes there). */
+async function inputFocused(): Promise<boolean> {
+	return (await webviewQuery('textarea.prompt-input:focus')).count > 0;
+}
+
+describe('chat panel', function () {
+	this.timeout(120_000);
+	let a: AgentLinkApi;
+
+	before(async function () {
+		if (!hasBrowser()) {
+			this.skip();
+		}
+		a = await api();
+		await waitForState(a, (s) => s.kind === 'ready');
+	});
+
+	afterEach(async function () {
+		if (this.currentTest?.state === 'failed') {
+			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir(), `chat-panel-failed-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`)).catch(() => {});
+		}
+	});
+
+	it('runs a full turn with the SDK example agent from the palette, the permission answered by keyboard', async () => {
+		await runFromPalette('Agent Link: New Chat');
+		const key = await newTab(a, 0);
+		assert.equal(a.chatController.tab(key)?.session?.agentName, 'SDK Example Agent', 'New Chat uses the chat agent (Select Agent)');
+		await waitFor(inputFocused, 'the chat input focused');
+		await type('Please tidy the config', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.entry-user .plain-text')).texts.includes('Please tidy the config'), 'the prompt in the transcript');
+		// The answer streams in, then the agent asks before editing.
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join(' ').includes("I'll help you with that"), 'the streamed answer');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission buttons', 20_000);
+		assert.deepEqual((await webviewQuery('.permission.pending .permission-option')).texts.length, 2);
+		// A stray Enter in the first half second is ignored; focus is on the first option (allow).
+		await press('Enter');
+		await new Promise((r) => setTimeout(r, 150));
+		assert.equal((await webviewQuery('.permission.pending')).count, 1, 'an Enter within 500 ms does not answer');
+		await new Promise((r) => setTimeout(r, 500));
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.turn-end')).texts.some((t) => t.includes('Done')), 'the turn to end', 20_000);
+		const entries = transcriptOf(a, key);
+		const asked = entries.find((e) => e.kind === 'tool_call' && e.permission);
+		assert.ok(asked && asked.kind === 'tool_call' && asked.permission?.state === 'selected' && asked.permission.optionId === 'allow', JSON.stringify(asked));
+		assert.match(textOf(entries, 'agent'), /successfully updated the configuration/);
+		assert.equal((await webviewQuery('.tool-call')).count >= 2, true, 'tool calls drawn');
+		assert.ok((await webviewQuery('.tab-title')).texts.includes('Please tidy the config'), 'the tab is titled from the first prompt');
+		// History: Up brings the last prompt back.
+		await waitFor(inputFocused, 'focus back in the input');
+		await press('ArrowUp');
+		await waitFor(async () => (await webviewQuery('textarea.prompt-input')).count === 1, 'input');
+		await screenshotBoth('chat-turn');
+		await press('Control+a', 'Delete');
+	});
+
+	it('runs two chats with two agents streaming side by side while the NES agent keeps its session; closing one leaves the other', async () => {
+		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready');
+		await waitUntil(() => a.nes.current !== undefined, 20_000, 'the NES session');
+		const nesPid = a.nesAgents.pid;
+		const before = a.chatController.tabKeys.length;
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow A');
+		const first = await newTab(a, before);
+		await waitFor(inputFocused, 'the input of chat A');
+		await type('go a', 10);
+		await press('Enter');
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow B');
+		const second = await newTab(a, before + 1);
+		await waitFor(async () => (await webviewQuery('.tab.selected .tab-agent')).texts[0] === ', Chat Slow B' && (await webviewQuery('.composer .agent-name')).texts[0] === 'Chat Slow B', 'chat B shown');
+		await waitFor(inputFocused, 'the input of chat B');
+		await type('go b', 10);
+		await press('Enter');
+		const running = (key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'running';
+		await waitUntil(() => running(first) && running(second), 10_000, 'both turns running at once');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').includes('B one.'), 'B streaming in its tab');
+		await waitUntil(() => !running(first) && !running(second), 20_000, 'both turns ended');
+		assert.equal(textOf(transcriptOf(a, first), 'agent'), 'A one. A two.');
+		assert.equal(textOf(transcriptOf(a, second), 'agent'), 'B one. B two.');
+		assert.deepEqual((await webviewQuery('.tab-agent')).texts.slice(-2), [', Chat Slow A', ', Chat Slow B']);
+		const pidA = a.pool.get('Chat Slow A')?.pid;
+		assert.ok(pidA);
+		await a.chatController.closeTab(first);
+		await waitUntil(() => a.pool.get('Chat Slow A') === undefined, 10_000, 'Chat Slow A stopped once its only chat closed');
+		assert.equal(a.chatController.tab(second)?.state, 'ready', 'the other chat goes on');
+		assert.ok(a.pool.get('Chat Slow B')?.pid, 'and its agent runs');
+		assert.equal(a.nesAgents.pid, nesPid, 'the NES agent kept running');
+		assert.ok(a.nes.current, 'with its NES session');
+		await a.chatController.closeTab(second);
+	});
+
+	it('stops a turn with Escape: session/cancel, and the turn says it stopped', async () => {
+		const before = a.chatController.tabKeys.length;
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Long');
+		const key = await newTab(a, before);
+		await waitFor(inputFocused, 'the input');
+		await type('take your time', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').includes('Thinking hard.'), 'the answer streaming');
+		await waitFor(async () => (await webviewQuery('.icon-button.stop:not([hidden])')).count === 1, 'the Stop button');
+		await press('Escape');
+		await waitFor(async () => (await webviewQuery('.turn-end')).texts.some((t) => t.includes('Stopped')), 'the turn stopped', 10_000);
+		const end = transcriptOf(a, key).find((e) => e.kind === 'turn_end');
+		assert.equal(end?.kind === 'turn_end' ? end.stopReason : undefined, 'cancelled');
+		await a.chatController.closeTab(key);
+	});
+
+	it('offers the agent config options as dropdowns and its slash commands after /', async () => {
+		const before = a.chatController.tabKeys.length;
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Options');
+		const key = await newTab(a, before);
+		await waitFor(async () => (await webviewQuery('.session-options select option')).texts.includes('Large model'), 'the model dropdown');
+		await waitFor(inputFocused, 'the input');
+		await type('hello', 10);
+		await press('Enter');
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.commands.length === 2, 10_000, 'commands');
+		await waitFor(async () => (await webviewQuery('.turn-end')).count > 0, 'the turn to end');
+		await type('/re', 30);
+		await waitFor(async () => (await webviewQuery('.suggestions .suggestion')).texts.some((t) => t.includes('/review') && t.includes('what to review')), 'the /review suggestion');
+		await press('Tab');
+		await waitFor(async () => (await webviewQuery('.suggestions:not([hidden])')).count === 0, 'the suggestions closed');
+		await press('Control+a', 'Delete');
+		await a.chatController.closeTab(key);
+	});
+
+	it('draws thoughts, plans, highlighted code, diffs and usage; the permission prompt answered by Tab and Enter', async () => {
+		const before = a.chatController.tabKeys.length;
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Showcase');
+		const key = await newTab(a, before);
+		await waitFor(inputFocused, 'the input');
+		await type('Raise the retry limit to 5', 5);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		assert.equal((await webviewQuery('.plan-item')).count, 3, 'the plan as a checklist');
+		assert.equal((await webviewQuery('.plan-item.completed')).count, 1);
+		assert.ok((await webviewQuery('.diff-line.added .diff-text')).texts.some((t) => t.includes('"retries": 5')), 'the diff drawn inline');
+		assert.ok((await webviewQuery('.diff-line.removed .diff-text')).texts.some((t) => t.includes('"retries": 3')));
+		await waitFor(async () => (await webviewQuery('.code-block .hljs-keyword')).count > 0, 'the code block highlighted');
+		assert.equal((await webviewQuery('.code-block .code-actions button')).count, 2, 'copy and insert buttons');
+		assert.ok((await webviewQuery('.usage')).texts[0]?.includes('18.2k / 200.0k tokens'), 'usage near the input');
+		assert.equal((await webviewQuery('details.thought')).count, 1, 'the thought, collapsed');
+		await new Promise((r) => setTimeout(r, 600));
+		await screenshotBoth('chat-permission');
+		// Focus is on the first option; Tab moves to the second (always allow), Enter picks it.
+		await press('Tab', 'Enter');
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 10_000, 'the turn to end');
+		const call = transcriptOf(a, key).find((e) => e.kind === 'tool_call');
+		assert.equal(call?.kind === 'tool_call' ? call.permission?.optionId : undefined, 'always');
+		await waitFor(async () => (await webviewQuery('.permission.answered')).texts.some((t) => t.includes('Always allow edits')), 'the answer shown');
+		await a.chatController.closeTab(key);
+	});
+
+	it('binds Focus Chat to a key VS Code itself does not use', async () => {
+		const defaults = await vscode.workspace.openTextDocument(vscode.Uri.parse('vscode://defaultsettings/keybindings.json'));
+		// The list holds extensions' bindings too: leave out this extension's own.
+		const bindings = [...defaults.getText().matchAll(/"key":\s*"([^"]+)",\s*"command":\s*"([^"]+)"/g)].map((m) => ({ key: m[1]!.toLowerCase(), command: m[2]! }));
+		const keys = bindings.filter((b) => !b.command.replace(/^-/, '').startsWith('agentLink.')).map((b) => b.key);
+		assert.ok(keys.length > 500, `VS Code's default keybindings read (${keys.length})`);
+		assert.ok(bindings.some((b) => b.command === 'agentLink.chat.focus' && b.key === FOCUS_KEY), 'ours is in the list');
+		const clashes = keys.filter((k) => k === FOCUS_KEY || k.startsWith(`${FOCUS_KEY} `));
+		assert.deepEqual(clashes, [], `${FOCUS_KEY} is one of VS Code ${vscode.version}'s default keys`);
+		const manifest = vscode.extensions.getExtension('agent-link.agent-link')!.packageJSON as { contributes: { keybindings: { command: string; key: string }[] } };
+		assert.equal(manifest.contributes.keybindings.find((k) => k.command === 'agentLink.chat.focus')?.key, FOCUS_KEY);
+	});
+});
+
+/** Screenshots of the chat in a light and a dark theme: into the README's folder with AGENT_LINK_SCREENSHOTS=1, else the temp folder, for a look. */
+async function screenshotBoth(name: string): Promise<void> {
+	const dir = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
+	const config = vscode.workspace.getConfiguration('workbench');
+	for (const [theme, suffix] of [
+		['Default Light Modern', 'light'],
+		['Default Dark Modern', 'dark'],
+	] as const) {
+		await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+		await new Promise((r) => setTimeout(r, 1000));
+		await screenshot(path.join(dir, `${name}-${suffix}.png`), '.part.sidebar');
+	}
+	await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+}

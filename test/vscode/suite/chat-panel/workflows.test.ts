@@ -1,0 +1,247 @@
+// More of what a person does in the chat, through the browser: attachments (the active selection,
+// an @-mentioned file), Shift+Enter, history, copy and insert at cursor, opening a tool call's file,
+// a config option changed by keyboard, notifications while the chat is hidden, and the page's state
+// surviving the view being hidden and shown.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Entry } from '../../../../src/common/chat/transcript';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { click, hasBrowser, press, query, screenshot, type, waitFor, webviewAudit, webviewClick, webviewPasteImage, webviewQuery } from '../browser';
+import { api, waitForState, waitUntil } from '../util';
+
+const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
+const inputValue = async () => (await webviewQuery('textarea.prompt-input')).texts[0];
+const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
+const idle = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle';
+
+async function openChat(a: AgentLinkApi, agent: string): Promise<string> {
+	const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
+	assert.ok(key, `a chat with ${agent}`);
+	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `${agent} ready`);
+	await waitFor(inputFocused, 'the input focused');
+	return key;
+}
+
+/** Notifications as shown: a toast, or (headless Chromium often shows no toast) the notification center, opened as the bell in the status bar does. */
+const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
+
+async function notification(text: string): Promise<boolean> {
+	if ((await query(NOTIFICATIONS, { visible: true })).texts.some((t) => t.includes(text))) {
+		return true;
+	}
+	await vscode.commands.executeCommand('notifications.showList');
+	return false;
+}
+
+describe('chat panel: workflows', function () {
+	this.timeout(120_000);
+	let a: AgentLinkApi;
+
+	before(async function () {
+		if (!hasBrowser()) {
+			this.skip();
+		}
+		a = await api();
+		await waitForState(a, (s) => s.kind === 'ready');
+	});
+
+	afterEach(async function () {
+		if (this.currentTest?.state === 'failed' && process.env.AGENT_LINK_SCREENSHOT_DIR) {
+			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, `workflows-failed-${this.currentTest.title.slice(0, 16).replace(/\W+/g, '-')}.png`)).catch(() => {});
+			console.log('log:', a.recentLog().slice(-25).join('\n'));
+			const last = a.chatController.tabKeys[a.chatController.tabKeys.length - 1];
+			console.log('entries (host):', JSON.stringify(last ? entriesOf(a, last).map((e) => e.kind + (e.kind === 'tool_call' ? `:${e.permission?.state}` : '')) : []));
+			console.log('notifications:', JSON.stringify(await query(NOTIFICATIONS)));
+			console.log('entries:', JSON.stringify(await webviewQuery('.entry')), 'input:', await inputValue(), 'visible:', a.chatController.visible);
+		}
+	});
+
+	it('attaches the active selection and an @-mentioned file, sends a multi-line prompt, then copies, inserts and opens from the answer', async () => {
+		const config = vscode.Uri.file(path.join(folder(), 'src', 'config.json'));
+		const editor = await vscode.window.showTextDocument(config, { preview: false });
+		editor.selection = new vscode.Selection(1, 0, 3, 0);
+		const key = await openChat(a, 'Chat Showcase');
+
+		await webviewClick('.composer button[aria-label="Add the active file or selection"]');
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('config.json:2-3')), 'the selection attached');
+		await waitFor(inputFocused, 'focus back in the input');
+		await type('@READ', 20);
+		await waitFor(async () => (await webviewQuery('.suggestions .suggestion')).texts.some((t) => t.includes('README.md')), 'README.md offered');
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('README.md')), 'README.md attached');
+		await type('@src', 20);
+		await waitFor(async () => (await webviewQuery('.suggestions .suggestion-label')).texts.includes('src/'), 'the folder src/ offered');
+		await webviewClick('.suggestions .suggestion-label', 'src/');
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('src')), 'the folder attached');
+		await waitFor(inputFocused, 'focus back in the input');
+		await type('line one', 10);
+		await press('Shift+Enter');
+		await type('line two', 10);
+		assert.equal(await inputValue(), 'line one\nline two');
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		const user = entriesOf(a, key).find((e) => e.kind === 'user');
+		assert.ok(user && user.kind === 'user');
+		assert.deepEqual(
+			user.blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'resource_link' ? b.uri.replace(/^.*\//, '') : b.type)),
+			['line one\nline two', 'config.json#L2-3', 'README.md', 'src'],
+			'the text, then the attachments as links (the agent takes no embedded context)',
+		);
+		assert.equal((await webviewQuery('.composer .chips .chip')).count, 0, 'the chips cleared once sent');
+
+		await new Promise((r) => setTimeout(r, 600));
+		await webviewClick('.permission-option', 'Allow once');
+		await waitUntil(() => idle(a, key), 10_000, 'the turn to end');
+
+		await vscode.env.clipboard.writeText('');
+		await webviewClick('.code-block button[aria-label="Copy code"]');
+		await waitUntil(async () => (await vscode.env.clipboard.readText()).includes('export function retries(): number'), 5000, 'the code copied');
+
+		await webviewClick('.code-block button[aria-label="Insert code at the cursor"]');
+		await waitUntil(() => editor.document.getText().includes('export function retries'), 5000, 'the code inserted into config.json');
+		assert.ok(editor.document.getText().startsWith('{\nimport config from'), 'in place of the selected lines');
+		await vscode.commands.executeCommand('workbench.action.files.revert');
+
+		await webviewClick('.tool-locations .location');
+		await waitUntil(() => vscode.window.activeTextEditor?.document.uri.fsPath === config.fsPath && vscode.window.activeTextEditor.selection.active.line === 2, 5000, 'config.json opened at line 3');
+
+		// History: Up brings back the prompt, Down clears it again.
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitFor(inputFocused, 'the input focused');
+		await press('ArrowUp');
+		await waitFor(async () => (await inputValue()) === 'line one\nline two', 'the last prompt back');
+		await press('ArrowDown');
+		await waitFor(async () => (await inputValue()) === '', 'and gone again');
+		await a.chatController.closeTab(key);
+	});
+
+	it('rejects a permission from the keyboard (Tab to Reject, Enter), and the agent hears it', async () => {
+		const key = await openChat(a, 'Chat Showcase');
+		await type('try it', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		await new Promise((r) => setTimeout(r, 600));
+		await press('Tab', 'Tab', 'Enter');
+		await waitUntil(() => idle(a, key), 10_000, 'the turn to end');
+		await waitFor(async () => (await webviewQuery('.permission.answered')).texts.some((t) => t.includes('Rejected: Reject')), 'the answer shown');
+		const agentText = entriesOf(a, key)
+			.filter((e) => e.kind === 'agent')
+			.flatMap((e) => (e.kind === 'agent' ? e.blocks : []))
+			.map((b) => (b.type === 'text' ? b.text : ''))
+			.join('');
+		assert.match(agentText, /permission: \{"outcome":"selected","optionId":"no"\}/);
+		await a.chatController.closeTab(key);
+	});
+
+	it('changes a config option from the keyboard (session/set_config_option)', async () => {
+		const key = await openChat(a, 'Chat Options');
+		await waitFor(async () => (await webviewQuery('.session-options select')).texts[0] === 'small', 'the model dropdown');
+		await press('Tab', 'Tab', 'ArrowDown');
+		await waitUntil(() => {
+			const option = a.chatController.tab(key)?.transcript.snapshot().session.configOptions[0];
+			return option?.currentValue === 'large';
+		}, 10_000, 'the agent told, and its answer kept');
+		await waitFor(async () => (await webviewQuery('.session-options select')).texts[0] === 'large', 'the dropdown shows it');
+		assert.deepEqual(a.pool.clientCapabilities().session, { configOptions: { boolean: {} }, notices: {}, compaction: {} }, 'advertised: what the panel draws');
+		await a.chatController.closeTab(key);
+	});
+
+	it('draws the other updates: agent title, mode, compaction, notice, resource links; ignores unknown ones; sets the mode by keyboard', async () => {
+		const key = await openChat(a, 'Chat Variants');
+		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]')).texts[0] === 'ask', 'the modes dropdown');
+		await type('tidy up', 10);
+		await press('Enter');
+		await waitUntil(() => entriesOf(a, key).some((e) => e.kind === 'turn_end'), 10_000, 'the turn');
+		await waitFor(async () => (await webviewQuery('.tab.selected .tab-title')).texts[0] === 'Tidying the config', 'the agent title on the tab');
+		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]')).texts[0] === 'code', 'current_mode_update followed');
+		assert.ok((await webviewQuery('.compaction summary')).texts[0]?.includes('completed'), 'the compaction');
+		assert.ok((await webviewQuery('.compaction .markdown')).texts.join('').includes('Earlier: the user asked'), 'with its summary');
+		assert.ok((await webviewQuery('.notice.severity-warning')).texts[0]?.includes('Rate limited'), 'the notice');
+		assert.ok((await webviewQuery('.entry-agent .chip')).texts.some((t) => t.includes('README.md')), 'the resource link');
+		assert.ok((await webviewQuery('.entry-agent .markdown')).texts.join('').includes('All done.'), 'what followed the unknown update');
+		// Tab from the input: the paperclip, then the mode dropdown; ArrowUp picks Ask.
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitFor(inputFocused, 'the input');
+		await press('Tab', 'Tab', 'ArrowUp');
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.modes?.currentModeId === 'ask', 10_000, 'session/set_mode');
+		await a.chatController.closeTab(key);
+	});
+
+	it('asks for permission by notification while the chat is hidden, and says when the turn ends out of sight', async () => {
+		const key = await openChat(a, 'Chat Notify');
+		await type('run the tests', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').includes('Working.'), 'the answer streaming');
+		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
+		await waitFor(() => notification('asks for permission: Run the tests'), 'the permission notification', 15_000);
+		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Open Chat');
+		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the pending prompt drawn again');
+		assert.ok((await webviewQuery('.terminal-pending')).texts.some((t) => t.includes('term-1')), 'the terminal shown by id');
+		await new Promise((r) => setTimeout(r, 600));
+		await webviewClick('.permission-option', 'Allow once');
+		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await waitFor(() => notification('Chat Notify answered'), 'the turn-ended notification', 15_000);
+		await vscode.commands.executeCommand('notifications.clearAll');
+		assert.ok(idle(a, key));
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown');
+		await a.chatController.closeTab(key);
+	});
+
+	it('sends a pasted image to an agent that takes images, and says so to one that does not', async () => {
+		const withImages = await openChat(a, 'Chat Images');
+		await webviewPasteImage();
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('pixel.png')), 'the image attached');
+		await type('what is this?', 10);
+		await press('Enter');
+		await waitUntil(() => idle(a, withImages) && entriesOf(a, withImages).some((e) => e.kind === 'turn_end'), 10_000, 'the turn');
+		const sent = entriesOf(a, withImages).find((e) => e.kind === 'user');
+		assert.deepEqual(sent?.kind === 'user' ? sent.blocks.map((b) => b.type) : [], ['text', 'image']);
+		await a.chatController.closeTab(withImages);
+
+		const without = await openChat(a, 'Chat Slow A');
+		await webviewPasteImage();
+		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).count === 1, 'the image attached');
+		await type('and this?', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.page-notice')).texts.some((t) => t.includes('does not accept images')), 'the notice');
+		await waitUntil(() => idle(a, without) && entriesOf(a, without).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+		const plain = entriesOf(a, without).find((e) => e.kind === 'user');
+		assert.deepEqual(plain?.kind === 'user' ? plain.blocks.map((b) => b.type) : [], ['text'], 'sent without the image');
+		await a.chatController.closeTab(without);
+	});
+
+	it('shows the same chats in an editor tab (Open Chat in Editor)', async () => {
+		const key = await openChat(a, 'Chat Slow A');
+		await type('go', 10);
+		await press('Enter');
+		await waitUntil(() => entriesOf(a, key).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+		await vscode.commands.executeCommand('agentLink.chat.openInEditor');
+		await waitFor(async () => (await webviewAudit()).pages === 2, 'a second chat page, in the editor');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.filter((t) => t.trim() === 'A one. A two.').length === 2, 'the transcript in both');
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+		await waitFor(async () => (await webviewAudit()).pages === 1, 'the editor closed');
+		await a.chatController.closeTab(key);
+	});
+
+	it('draws the same chat again after the view was hidden, the unsent draft included', async () => {
+		const key = await openChat(a, 'Chat Slow A');
+		await type('go', 10);
+		await press('Enter');
+		await waitUntil(() => idle(a, key) && entriesOf(a, key).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+		await waitFor(async () => (await webviewQuery('.turn-end')).count === 1, 'drawn');
+		await type('half-written', 10);
+		await vscode.commands.executeCommand('workbench.view.explorer');
+		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
+		await press('Control+Alt+j');
+		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again by its keybinding');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').trim() === 'A one. A two.', 'the transcript drawn again');
+		await waitFor(async () => (await inputValue()) === 'half-written', 'the draft kept');
+		await waitFor(inputFocused, 'and the input focused');
+		await a.chatController.closeTab(key);
+	});
+});

@@ -24,6 +24,13 @@ describe('the agent reads files through the editor (fs/read_text_file)', functio
 	const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 	const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-link-outside-')), 'secret.txt');
 
+	const questionShowing = async () => (await query(QUICK_TITLE, { visible: true })).texts.some((t) => /wants to read a file outside the workspace/.test(t));
+	/** Waits for the question, and for its input to have the keyboard (keys pressed before that go elsewhere). */
+	async function question(): Promise<void> {
+		await waitUntil(questionShowing, 15_000, 'the question');
+		await waitUntil(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 10_000, 'the question to have the keyboard');
+	}
+
 	/** The agent asks the client to read, as it would during a turn. */
 	async function read(params: Record<string, unknown>): Promise<Answer> {
 		const agent = a.agents.readyAgent!;
@@ -77,15 +84,17 @@ describe('the agent reads files through the editor (fs/read_text_file)', functio
 
 	it('asks before reading outside the workspace: refused with Escape, and not asked again in this session', async () => {
 		const asking = read({ path: outside });
-		await waitUntil(async () => (await query(QUICK_TITLE, { visible: true })).texts.some((t) => /wants to read a file outside the workspace/.test(t)), 10_000, 'the question');
+		await question();
 		await screenshot(path.join(SHOTS ?? os.tmpdir(), 'read-outside-workspace.png'));
 		await press('Escape');
 		const answer = await asking;
 		assert.equal(answer.error?.code, -32602);
 		assert.match(answer.error!.message, /outside the workspace folders, and the user did not allow/);
+		await waitUntil(async () => !(await questionShowing()), 10_000, 'the question gone');
 		const again = await read({ path: outside });
 		assert.equal(again.error?.code, -32602, 'the answer holds for the session');
-		assert.ok(!(await query(QUICK_TITLE, { visible: true })).texts.some((t) => /outside the workspace/.test(t)), 'no second question');
+		assert.ok(!(await questionShowing()), 'no second question');
+		assert.equal(a.recentLog().filter((l) => l.includes('Did not allow') && l.includes('secret.txt')).length, 1, 'asked once');
 	});
 
 	it('reads outside the workspace once the user picks Allow (ArrowDown, Enter: the refusal is first), in a new session', async () => {
@@ -93,7 +102,7 @@ describe('the agent reads files through the editor (fs/read_text_file)', functio
 		a.agents.readyAgent!.sessions.add(other, 'chat');
 		const agent = a.agents.readyAgent!;
 		const asking = agent.handle.connection.sendRequest('_test/ask', { method: 'fs/read_text_file', params: { sessionId: other, path: outside } }, any) as Promise<Answer>;
-		await waitUntil(async () => (await query(QUICK_TITLE, { visible: true })).texts.some((t) => /wants to read a file outside the workspace/.test(t)), 10_000, 'the question');
+		await question();
 		await press('ArrowDown', 'Enter');
 		assert.equal((await asking).result?.content, 'outside the workspace\n');
 	});

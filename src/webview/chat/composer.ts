@@ -61,7 +61,14 @@ export class Composer {
 			on: {
 				input: () => this.onInput(),
 				keydown: (e) => this.onKeyDown(e),
-				blur: () => setTimeout(() => this.hideSuggestions(), 150),
+				// A blur followed at once by focus again (the view itself being focused, as Focus Chat
+				// does) keeps the list: only an input still without focus hides it.
+				blur: () =>
+					setTimeout(() => {
+						if (document.activeElement !== this.input) {
+							this.hideSuggestions();
+						}
+					}, 150),
 				paste: (e) => this.takeImages(e.clipboardData?.files, e),
 			},
 		});

@@ -59,7 +59,7 @@ describe('chat: agent content never runs', function () {
 		await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 		await type('go', 10);
 		await press('Enter');
-		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission prompt (the last update)', 20_000);
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission prompt (the last update)', 45_000);
 
 		// Every place was drawn, and shows the payload as text.
 		const titles = (await webviewQuery('.tool-title')).texts;

@@ -122,6 +122,16 @@ export class AgentManager implements vscode.Disposable {
 		await this.trackLaunch(choice);
 	}
 
+	/**
+	 * For a new holder of this agent: starts it with `choice` unless it runs or is starting (a
+	 * stop under way counts as not running), so joining never restarts it. Resolves once it is
+	 * ready or has failed.
+	 */
+	join(choice: AgentChoice): Promise<void> {
+		const kind = this.stateValue.kind;
+		return kind === 'stopped' || kind === 'failed' || this.stopping ? this.start(choice) : this.whenSettled();
+	}
+
 	/** Resolves once the launch under way (if any) is ready or has failed. */
 	async whenSettled(): Promise<void> {
 		await this.launching;
@@ -158,7 +168,7 @@ export class AgentManager implements vscode.Disposable {
 	}
 
 	/** Whether a stop was asked for and has not finished (nor been overtaken by a start). */
-	get stopping(): boolean {
+	private get stopping(): boolean {
 		return this.stopGeneration === this.generation && this.stateValue.kind !== 'stopped';
 	}
 

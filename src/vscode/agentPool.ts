@@ -243,8 +243,7 @@ export class AgentRole implements vscode.Disposable {
 			await this.pool.release(next, token); // a later start or stop of this role won
 			return;
 		}
-		const kind = next.state.kind;
-		const launched = kind === 'stopped' || kind === 'failed' || next.stopping ? next.start(choice) : next.whenSettled();
+		const launched = next.join(choice);
 		this.switchTo(next, token);
 		await launched;
 	}

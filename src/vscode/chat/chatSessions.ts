@@ -315,8 +315,7 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 		const token = {};
 		const manager = this.pool.hold(choice.name, token);
 		try {
-			const kind = manager.state.kind;
-			await (kind === 'stopped' || kind === 'failed' || manager.stopping ? manager.start(choice) : manager.whenSettled());
+			await manager.join(choice);
 			const session = new ChatSession(choice.name, cwd, manager, token, this);
 			this.sessions.add(session);
 			try {

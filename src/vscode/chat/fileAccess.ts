@@ -32,13 +32,14 @@ export class FileAccessFeature implements AgentFeature {
 	}
 
 	attach(agent: RunningAgent): void {
-		const sessions: string[] = [];
+		/** Sessions whose answers to forget when this agent process goes. */
+		const sessions = new Set<string>();
 		agent.disposables.push(
 			agent.handle.connection.onRequest(Methods.fs.readTextFile, readTextFileParamsSchema, async (params): Promise<ReadTextFileResponse> => {
 				if (agent.sessions.kindOf(params.sessionId) !== 'chat') {
 					throw invalid(`sessionId: ${JSON.stringify(params.sessionId.slice(0, 100))} is not a chat session this client created (session/new)`);
 				}
-				sessions.push(params.sessionId);
+				sessions.add(params.sessionId);
 				const text = await this.read(agent.name, params.sessionId, params.path);
 				return { content: sliceLines(text, params.line, params.limit) };
 			}),

@@ -86,6 +86,8 @@ export class AgentManager implements vscode.Disposable {
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 		private readonly clientInfo: ClientInfo,
+		/** Variables added to the agent's environment at each start (what the user gave to sign in: credentials.ts). */
+		private readonly extraEnv: (name: string) => Promise<Readonly<Record<string, string>>> = async () => ({}),
 	) {
 		this.tracer = new WireTracer(() => this.config.current.trace, (line) => this.log.wire(line));
 	}
@@ -185,8 +187,13 @@ export class AgentManager implements vscode.Disposable {
 		const config = this.config.current;
 		let handle: AgentHandle;
 		try {
+			const extra = await this.extraEnv(choice.name);
+			if (generation !== this.generation) {
+				return;
+			}
+			const definition = Object.keys(extra).length > 0 ? { ...choice.definition, env: { ...choice.definition.env, ...extra } } : choice.definition;
 			handle = await AgentHandle.launch({
-				definition: choice.definition,
+				definition,
 				defaultCwd: defaultCwd(),
 				maxLineBytes: config.maxMessageBytes,
 				log: this.log,

@@ -19,6 +19,7 @@ import type { ClientCapabilities } from '../common/protocol';
 import { AgentManager, clientCapabilitiesOf, type AgentFeature, type AgentState, type ReadyAgent } from './agentManager';
 import type { ClientInfo } from '../node/agentHandle';
 import type { ConfigService } from './config';
+import type { AgentCredentials } from './credentials';
 import type { ExtensionLog } from './log';
 
 const STOPPED: AgentState = { kind: 'stopped' };
@@ -44,6 +45,8 @@ export class AgentPool implements vscode.Disposable {
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
 		private readonly clientInfo: ClientInfo,
+		/** What the user gave to sign in to agents (env_var auth methods), added to their environment. */
+		readonly credentials?: AgentCredentials,
 	) {}
 
 	/** The agents in the pool now, running or not. */
@@ -107,7 +110,7 @@ export class AgentPool implements vscode.Disposable {
 	hold(name: string, holder: object): AgentManager {
 		let entry = this.entries.get(name);
 		if (!entry) {
-			const manager = new AgentManager(name, this.config, this.log, this.clientInfo);
+			const manager = new AgentManager(name, this.config, this.log, this.clientInfo, async (agent) => (this.credentials ? this.credentials.env(agent) : {}));
 			for (const feature of this.features) {
 				manager.registerFeature(feature);
 			}

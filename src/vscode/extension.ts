@@ -10,6 +10,7 @@ import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { fillAuthCapabilities } from './auth';
 import { ChatController } from './chat/chatController';
+import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { FileAccessFeature } from './chat/fileAccess';
@@ -84,7 +85,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const config = new ConfigService(log);
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 	const clientInfo = { name: 'agent-link', title: 'Agent Link', version };
-	const agentPool = new AgentPool(config, log, clientInfo);
+	const credentials = new AgentCredentials(context.secrets, context.globalState);
+	const agentPool = new AgentPool(config, log, clientInfo, credentials);
 	pool = agentPool;
 	// Two roles hold agents of the pool: the chat agent and the NES agent (nes/nesAgent.ts); one
 	// process when both name the same agent.
@@ -104,7 +106,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		role: 'NES agent',
 	});
 	const nesAgentSelector = new NesAgentSelector(agents, nesAgents, config, log);
-	const nes = new NesSessionManager(nesAgentSelector, config, log);
+	const nes = new NesSessionManager(nesAgentSelector, config, log, credentials);
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
 	const contextRecorder = new ContextRecorder(nes, config, log);
@@ -124,7 +126,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	context.subscriptions.push(chat);
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
 	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal());
-	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log));
+	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log), ...registerCredentialCommands(credentials, log));
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
@@ -173,6 +175,31 @@ function registerChatCommands(controller: ChatController, view: ChatViewProvider
 		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
 		vscode.commands.registerCommand('agentLink.chat.openInEditor', () => {
 			view.openInEditor();
+		}),
+	];
+}
+
+/** **Forget Sign-in Values**: removes what the user gave an agent's env_var sign-in (tests may pass the agent's name). */
+function registerCredentialCommands(credentials: AgentCredentials, log: ExtensionLog): vscode.Disposable[] {
+	return [
+		vscode.commands.registerCommand('agentLink.forgetSignIn', async (agentName?: unknown) => {
+			const names = credentials.agents();
+			const name =
+				typeof agentName === 'string'
+					? agentName
+					: names.length === 0
+						? undefined
+						: await vscode.window.showQuickPick(names, { title: 'Agent Link: Forget Sign-in Values', placeHolder: 'The agent whose sign-in values (API keys) to remove from secret storage' });
+			if (typeof agentName !== 'string' && names.length === 0) {
+				void vscode.window.showInformationMessage('Agent Link keeps no sign-in values for any agent.');
+				return;
+			}
+			if (name === undefined) {
+				return;
+			}
+			await credentials.forget(name);
+			log.info(`Forgot the sign-in values kept for ${name}; they stay in a running ${name} until it stops.`);
+			void vscode.window.showInformationMessage(`Agent Link forgot the sign-in values of ${name}. A running ${name} keeps them until it is restarted.`);
 		}),
 	];
 }

@@ -56,6 +56,7 @@ describe('chat messages: page to host', () => {
 			setConfigOption: { sessionKey: 'k1', configId: 'model', value: 'fast' },
 			setMode: { sessionKey: 'k1', modeId: 'code' },
 			authenticate: { sessionKey: 'k1', methodId: 'login' },
+			dismissSignIn: { sessionKey: 'k1' },
 			selectTab: { sessionKey: 'k1' },
 			closeTab: { sessionKey: 'k1' },
 			openLocation: { path: '/w/a.ts', line: 2 },

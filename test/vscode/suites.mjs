@@ -117,6 +117,24 @@ function chatPanelAgents(ctx) {
 			],
 		}),
 		'Chat Images': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { image: true } }, chatTurn: [text('Nice picture.')] }),
+		// Sign-in from the panel (signin.test.ts): an agent, an env_var and a terminal method.
+		'Chat Sign-in': ctx.fixtureAgent('well-behaved.mjs', {
+			chatAuthRequired: true,
+			authMethods: [
+				{ id: 'login', name: 'Log in with the fixture', description: 'The fixture signs you in at once.' },
+				{ id: 'key', name: 'Use an API key', type: 'env_var', vars: [{ name: 'FIXTURE_API_KEY', label: 'Fixture API key' }], link: 'https://example.invalid/keys' },
+				{ id: 'tui', name: 'Log in in a terminal', type: 'terminal', args: ['--login'] },
+			],
+			chatTurn: [text('Signed in and listening.')],
+		}),
+		'Chat Key': ctx.fixtureAgent('well-behaved.mjs', {
+			chatAuthRequired: true,
+			authEnv: { name: 'FIXTURE_API_KEY', value: 'fixture-secret-1234' },
+			pidLog: join(ctx.workspace, '.chat-key-pids'),
+			authMethods: [{ id: 'key', name: 'Use an API key', type: 'env_var', vars: [{ name: 'FIXTURE_API_KEY', label: 'Fixture API key' }], link: 'https://example.invalid/keys' }],
+			chatTurn: [text('The key works.')],
+		}),
+		'Chat Prompt Sign-in': ctx.fixtureAgent('well-behaved.mjs', { promptAuthRequired: true, authMethods: [{ id: 'login', name: 'Log in' }], chatTurn: [text('Now I can answer.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
 				configOptions: [

@@ -262,6 +262,8 @@ export const PageCommands = {
 	setMode: command('chat/setMode', z.object({ ...session, modeId: short })),
 	/** Sign in with one of the tab's `authMethods`, then retry. */
 	authenticate: command('chat/authenticate', z.object({ ...session, methodId: short })),
+	/** Not now: the request that needed the sign-in fails with the agent's answer. */
+	dismissSignIn: command('chat/dismissSignIn', z.object(session)),
 	selectTab: command('chat/selectTab', z.object(session)),
 	/** Close a tab and end its session. */
 	closeTab: command('chat/closeTab', z.object(session)),

@@ -32,8 +32,10 @@ import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
 import type { AgentChoice } from '../../common/presets';
+import type { AuthMethod } from '../../common/protocol';
 import type { AgentState } from '../agentManager';
 import type { AgentPool, AgentRole } from '../agentPool';
+import type { SignInChooser } from '../auth';
 import type { ExtensionLog } from '../log';
 import type { ChatSession, ChatSessionManager, PermissionOutcome, PermissionRequest } from './chatSessions';
 
@@ -62,6 +64,8 @@ class ChatTab {
 	readonly permissions = new Map<string, PendingPermission>();
 	readonly disposables: vscode.Disposable[] = [];
 	closed = false;
+	/** The agent asked for sign-in: its methods, shown in the chat, and the answer the chooser waits for. */
+	signIn: { readonly methods: readonly AuthMethod[]; readonly resolve: (method: AuthMethod | undefined) => void; readonly previous: Tab['state'] } | undefined;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
 	started: Promise<void> = Promise.resolve();
 
@@ -79,6 +83,16 @@ class ChatTab {
 			agentName: this.agentName,
 			state: this.state,
 			...(this.detail !== undefined ? { detail: this.detail } : {}),
+			...(this.signIn
+				? {
+						authMethods: this.signIn.methods.map((m) => ({
+							id: m.id,
+							name: m.name,
+							...(m.description ? { description: m.description } : {}),
+							...(m.type !== undefined ? { type: m.type } : {}),
+						})),
+					}
+				: {}),
 			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
 		};
 	}
@@ -264,9 +278,24 @@ export class ChatController implements vscode.Disposable {
 			case 'chat/insertAtCursor':
 				await this.insertAtCursor((params as P<'insertAtCursor'>).code);
 				return;
-			case 'chat/authenticate':
-				// Sign-in happens when session/new or session/prompt asks for it (chatSessions.ts).
+			case 'chat/authenticate': {
+				// Sign-in is asked for by session/new or session/prompt (chatSessions.ts), which wait for this answer.
+				const p = params as P<'authenticate'>;
+				const tab = this.requireTab(p.sessionKey);
+				const method = tab.signIn?.methods.find((m) => m.id === p.methodId);
+				if (!method) {
+					throw new Error(`${tab.agentName} offers no sign-in method "${p.methodId}" now.`);
+				}
+				this.endSignIn(tab, method);
 				return;
+			}
+			case 'chat/dismissSignIn': {
+				const tab = this.tabs.get((params as P<'dismissSignIn'>).sessionKey);
+				if (tab) {
+					this.endSignIn(tab, undefined);
+				}
+				return;
+			}
 		}
 	}
 
@@ -313,7 +342,7 @@ export class ChatController implements vscode.Disposable {
 
 	private async start(tab: ChatTab, choice: AgentChoice): Promise<void> {
 		try {
-			const session = await this.chat.create(choice, tab.cwd);
+			const session = await this.chat.create(choice, tab.cwd, { chooseSignIn: (request) => this.askSignIn(tab, request) });
 			if (tab.closed) {
 				await session.close();
 				return;
@@ -377,6 +406,7 @@ export class ChatController implements vscode.Disposable {
 		for (const pending of tab.permissions.values()) {
 			pending.resolve({ outcome: 'cancelled' });
 		}
+		this.endSignIn(tab, undefined);
 		tab.disposables.forEach((d) => d.dispose());
 		await tab.session?.close();
 	}
@@ -448,6 +478,40 @@ export class ChatController implements vscode.Disposable {
 	}
 
 	// --- Permissions ---
+
+	/**
+	 * The agent asks the user to sign in (session/new or session/prompt answered -32000): its methods
+	 * show in the chat until the user picks one or says not now; a notification says so when the
+	 * chat is hidden.
+	 */
+	private askSignIn(tab: ChatTab, request: Parameters<SignInChooser>[0]): Promise<AuthMethod | undefined> {
+		if (tab.closed) {
+			return Promise.resolve(undefined);
+		}
+		this.endSignIn(tab, undefined); // one question at a time
+		return new Promise((resolve) => {
+			tab.signIn = { methods: request.methods, resolve, previous: tab.state };
+			tab.state = 'auth_required';
+			this.log.info(`Chat ${tab.key}: ${tab.agentName} needs a sign-in before ${request.purpose} (${request.methods.map((m) => m.name).join(', ')}).`);
+			this.broadcastState();
+			if (!this.visible) {
+				void vscode.window.showWarningMessage(`${tab.agentName} needs you to sign in before ${request.purpose}.`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
+			}
+		});
+	}
+
+	private endSignIn(tab: ChatTab, method: AuthMethod | undefined): void {
+		const pending = tab.signIn;
+		if (!pending) {
+			return;
+		}
+		tab.signIn = undefined;
+		if (tab.state === 'auth_required') {
+			tab.state = pending.previous;
+		}
+		this.broadcastState();
+		pending.resolve(method);
+	}
 
 	private askPermission(tab: ChatTab, request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
 		const requestId = `permission-${nextRequestId++}`;

@@ -30,7 +30,7 @@ import { Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
 import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
 import type { AgentPool } from '../agentPool';
-import { authenticate, isAuthRequired } from '../auth';
+import { withSignIn, type SignInChooser, type SignInOptions } from '../auth';
 import type { ExtensionLog } from '../log';
 
 export type { SessionUpdate };
@@ -68,6 +68,10 @@ export class ChatSession implements vscode.Disposable {
 	private subscription: vscode.Disposable | undefined;
 	private released = false;
 	private setupValue: SessionSetup = {};
+	/** A prompt waits for this session to be resumed on the agent a sign-in started again, to send it there. */
+	private retrying = false;
+	/** `session/resume` or `session/load` on a restarted agent is under way. */
+	private resuming = false;
 
 	/** Every `session/update` for this session, in order. */
 	readonly onDidUpdate = this.updateEmitter.event;
@@ -83,6 +87,8 @@ export class ChatSession implements vscode.Disposable {
 		private readonly manager: AgentManager,
 		private readonly token: object,
 		private readonly owner: ChatSessionManager,
+		/** Where the user picks a sign-in method (the panel); a quick pick without it. */
+		private readonly chooseSignIn?: SignInChooser,
 	) {}
 
 	get status(): ChatStatus {
@@ -103,15 +109,29 @@ export class ChatSession implements vscode.Disposable {
 		return this.setupValue;
 	}
 
+	/** How a sign-in the agent asks for goes: the panel's chooser, this agent restarted when the method needs it. */
+	private signInOptions(): SignInOptions {
+		return {
+			log: this.owner.log,
+			credentials: this.owner.pool.credentials,
+			choose: this.chooseSignIn,
+			restart: async () => {
+				await this.manager.restart();
+				return this.manager.readyAgent;
+			},
+		};
+	}
+
 	/** `session/new`; after an auth-required answer, the user signs in and it is tried once more. */
 	async open(): Promise<void> {
-		const agent = this.manager.readyAgent;
-		if (!agent) {
+		const first = this.manager.readyAgent;
+		if (!first) {
 			throw new Error(`${this.agentName} is not running: ${stateText(this.manager)}`);
 		}
-		const result = await withSignIn(agent, 'chatting', this.owner.log, () =>
-			agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
-		);
+		const { agent, result } = await withSignIn(first, 'chatting', this.signInOptions(), async (agent) => ({
+			agent,
+			result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
+		}));
 		this.setupValue = { modes: result.modes, configOptions: result.configOptions };
 		this.bind(agent, result.sessionId);
 		this.subscription = this.manager.onDidChangeState(() => void this.followAgent());
@@ -130,13 +150,41 @@ export class ChatSession implements vscode.Disposable {
 		this.setStatus({ kind: 'prompting' });
 		try {
 			const sessionId = this.idValue;
-			const result = await withSignIn(agent, 'chatting', this.owner.log, () => agent.handle.connection.sendRequest(Methods.session.prompt, { sessionId, prompt }, promptResponseSchema));
+			// A sign-in that starts the agent again resumes this session on the new process (followAgent) before the retry.
+			const result = await withSignIn(agent, 'chatting', this.signInOptions(), async (signedIn) => {
+				if (signedIn !== agent) {
+					this.retrying = true;
+					await this.whenResumed(signedIn);
+				}
+				return signedIn.handle.connection.sendRequest(Methods.session.prompt, { sessionId: this.idValue ?? sessionId, prompt }, promptResponseSchema);
+			});
 			return result.stopReason;
 		} finally {
+			this.retrying = false;
 			if (this.status.kind === 'prompting') {
 				this.setStatus({ kind: 'idle' });
 			}
 		}
+	}
+
+	/** Resolves once this session is bound to `agent` (resumed or loaded there), rejects if it ended instead. */
+	private whenResumed(agent: ReadyAgent): Promise<void> {
+		return new Promise((resolve, reject) => {
+			const settled = (): boolean => {
+				if (this.agentValue === agent && !this.resuming) {
+					resolve();
+					return true;
+				}
+				if (this.statusValue.kind === 'ended') {
+					reject(new Error(this.statusValue.message));
+					return true;
+				}
+				return false;
+			};
+			if (!settled()) {
+				const subscription = this.statusEmitter.event(() => settled() && subscription.dispose());
+			}
+		});
 	}
 
 	/** Stops the turn: `session/cancel`, and every pending permission prompt answered `cancelled`. */
@@ -220,6 +268,7 @@ export class ChatSession implements vscode.Disposable {
 		}
 		const caps = ready.initialized.agentCapabilities as { loadSession?: boolean; sessionCapabilities?: { resume?: unknown } } | undefined;
 		const params = { sessionId: this.idValue, cwd: this.cwd, mcpServers: [] };
+		this.resuming = true;
 		try {
 			if (caps?.sessionCapabilities?.resume) {
 				const resumed = await ready.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
@@ -230,13 +279,16 @@ export class ChatSession implements vscode.Disposable {
 				const loaded = await ready.handle.connection.sendRequest(Methods.session.load, params, z.nullable(loadSessionResponseSchema));
 				this.setupValue = { modes: loaded?.modes, configOptions: loaded?.configOptions };
 			} else {
+				this.resuming = false;
 				this.end(`${this.agentName} restarted and cannot resume this conversation, so it ended.`);
 				return;
 			}
 			this.bind(ready, this.idValue);
+			this.resuming = false;
 			this.owner.log.info(`Chat ${this.key} resumed with ${this.agentName} after a restart.`);
-			this.setStatus({ kind: 'idle' });
+			this.setStatus({ kind: this.retrying ? 'prompting' : 'idle' });
 		} catch (error) {
+			this.resuming = false;
 			this.end(`${this.agentName} restarted, and resuming the conversation failed: ${errorMessage(error)}`);
 		}
 	}
@@ -311,12 +363,12 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	 * A new chat with `choice` in `cwd`: the agent is started if no role runs it yet (one process per
 	 * agent), then `session/new`. A new chat never ends another.
 	 */
-	async create(choice: AgentChoice, cwd: string): Promise<ChatSession> {
+	async create(choice: AgentChoice, cwd: string, options: { readonly chooseSignIn?: SignInChooser } = {}): Promise<ChatSession> {
 		const token = {};
 		const manager = this.pool.hold(choice.name, token);
 		try {
 			await manager.join(choice);
-			const session = new ChatSession(choice.name, cwd, manager, token, this);
+			const session = new ChatSession(choice.name, cwd, manager, token, this, options.chooseSignIn);
 			this.sessions.add(session);
 			try {
 				await session.open();
@@ -388,18 +440,6 @@ function key(agentName: string, sessionId: string): string {
 function stateText(manager: AgentManager): string {
 	const state = manager.state;
 	return state.kind === 'failed' || state.kind === 'crashed' ? state.message : state.kind;
-}
-
-/** Runs `request`; an auth-required answer (-32000) lets the user sign in, then it is tried once more. */
-async function withSignIn<T>(agent: ReadyAgent, purpose: string, log: ExtensionLog, request: () => Promise<T>): Promise<T> {
-	try {
-		return await request();
-	} catch (error) {
-		if (isAuthRequired(error) && (await authenticate(agent, error, purpose, log))) {
-			return request();
-		}
-		throw error;
-	}
 }
 
 /** Without the panel: the agent's options as buttons of a notification (dismissing it cancels). */

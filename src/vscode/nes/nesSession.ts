@@ -25,7 +25,8 @@ import { readGitRemoteUrl } from '../../node/git';
 import type { CancellationToken } from 'vscode-jsonrpc/node';
 import type { AgentFeature, ReadyAgent } from '../agentManager';
 import type { AgentRole } from '../agentPool';
-import { authenticate, isAuthRequired } from '../auth';
+import { isAuthRequired, signIn } from '../auth';
+import type { AgentCredentials } from '../credentials';
 import type { ConfigService } from '../config';
 import type { ExtensionLog } from '../log';
 
@@ -125,6 +126,8 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 		private readonly agents: NesAgentSource,
 		private readonly config: ConfigService,
 		private readonly log: ExtensionLog,
+		/** Where values of `env_var` sign-in methods are kept. */
+		private readonly credentials?: AgentCredentials,
 	) {
 		agents.source.registerFeature(this);
 		for (const role of agents.roles) {
@@ -271,8 +274,22 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 				this.startEmitter.fire(session);
 				return;
 			} catch (error) {
-				if (isAuthRequired(error) && attempt === 0 && (await authenticate(agent, error, 'next edit suggestions', this.log))) {
-					continue;
+				if (isAuthRequired(error) && attempt === 0) {
+					const source = this.agents.source;
+					const signedIn = await signIn(agent, error, 'next edit suggestions', {
+						log: this.log,
+						credentials: this.credentials,
+						restart: async () => {
+							await source.restart();
+							return source.readyAgent;
+						},
+					});
+					if (signedIn === agent) {
+						continue;
+					}
+					if (signedIn) {
+						return; // started again: its NES session starts as for any new process
+					}
 				}
 				this.log.error(`Starting next edit suggestions with ${agent.name} failed: ${errorMessage(error)}`);
 				return;

@@ -46,6 +46,10 @@ class ChatPage {
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
 	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
+	/** The agent's sign-in methods, while it waits for the user to sign in. */
+	private readonly signIn = h('section', { class: 'sign-in', attrs: { hidden: true, 'aria-labelledby': 'sign-in-title' } });
+	/** What the sign-in card shows (tab and methods), so a state that changed nothing there keeps its focus. */
+	private signInShown: string | undefined;
 	private readonly notices = h('div', { class: 'page-notices', attrs: { 'aria-live': 'assertive' } });
 	private readonly composer: Composer;
 	private readonly empty: HTMLElement;
@@ -84,7 +88,7 @@ class ChatPage {
 		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
 		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
 		this.scroller.append(this.log);
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, newButton, pickButton)), this.banner, this.scroller, this.empty, this.notices, this.composer.element);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, newButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.composer.element);
 		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
 		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
@@ -439,6 +443,8 @@ class ChatPage {
 			banner = `Starting ${tab.agentName}…`;
 		} else if (tab?.state === 'failed') {
 			banner = `${tab.agentName} could not start this chat: ${tab.detail ?? 'unknown error'}`;
+		} else if (tab?.state === 'auth_required') {
+			banner = undefined; // the sign-in card says it
 		} else if (tab?.state === 'ended') {
 			banner = 'This conversation has ended. Start a new chat to go on.';
 		} else if (tab?.detail) {
@@ -446,8 +452,53 @@ class ChatPage {
 		}
 		this.banner.hidden = banner === undefined;
 		this.banner.textContent = banner ?? '';
+		this.renderSignIn(tab);
 		// A prompt may be sent while the agent starts: the host sends it once the chat is ready.
 		this.composer.setSession(mirror?.session, (tab?.state === 'ready' || tab?.state === 'starting') && mirror?.session.turn !== 'running', tab?.agentName);
+	}
+
+	/** The sign-in card: a button per method the agent offers, and Not now; the first button takes focus. */
+	private renderSignIn(tab: Tab | undefined): void {
+		const methods = tab?.state === 'auth_required' ? (tab.authMethods ?? []) : [];
+		const shown = tab && methods.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(methods)}` : undefined;
+		if (shown === this.signInShown) {
+			return;
+		}
+		this.signInShown = shown;
+		const hadFocus = this.signIn.contains(document.activeElement);
+		this.signIn.hidden = shown === undefined;
+		this.signIn.replaceChildren();
+		if (!tab || shown === undefined) {
+			if (hadFocus) {
+				this.composer.focus(); // signed in (or not now): on to the prompt
+			}
+			return;
+		}
+		const sessionKey = tab.sessionKey;
+		const buttons = methods.map((method, index) =>
+			h(
+				'li',
+				{ class: 'sign-in-method' },
+				h(
+					'button',
+					{
+						class: index === 0 ? 'primary' : 'secondary',
+						attrs: { type: 'button', ...(method.description ? { 'aria-describedby': `sign-in-detail-${index}` } : {}) },
+						on: { click: () => this.host.send(PageCommands.authenticate, { sessionKey, methodId: method.id }) },
+					},
+					icon(method.type === 'terminal' ? 'terminal' : method.type === 'env_var' ? 'key' : 'account'),
+					` ${method.name}`,
+				),
+				method.description ? h('span', { class: 'sign-in-detail', attrs: { id: `sign-in-detail-${index}` } }, method.description) : null,
+			),
+		);
+		this.signIn.append(
+			h('h2', { attrs: { id: 'sign-in-title' } }, `Sign in to ${tab.agentName}`),
+			h('p', {}, `${tab.agentName} needs you to sign in before it can chat. Choose how:`),
+			h('ul', { class: 'sign-in-methods' }, ...buttons),
+			h('button', { class: 'link-button sign-in-dismiss', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.dismissSignIn, { sessionKey }) } }, 'Not now'),
+		);
+		this.signIn.querySelector('button')?.focus();
 	}
 
 	private save(): void {

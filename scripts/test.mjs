@@ -46,9 +46,10 @@ function nodeTestCounts(out) {
 	return { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo') };
 }
 
-function record(tier, counts, code) {
+function record(tier, counts, code, failures = []) {
 	const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
-	results.push({ tier, ...counts, failed });
+	const digest = code !== 0 && counts.failed === 0 && failures.length === 0 ? [{ title: '(no test failed: the run itself did)', error: `exit code ${code}` }] : failures;
+	results.push({ tier, ...counts, failed, ...(digest.length > 0 ? { failures: digest } : {}) });
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -76,7 +77,9 @@ for (const tier of ['unit', 'protocol']) {
 	}
 	const dir = join('out', 'test', tier);
 	const { code, out } = await run(process.execPath, ['--test', '--test-reporter=tap', dir], { capture: true });
-	record(tier, nodeTestCounts(out), code);
+	// TAP: the failing tests' titles (`not ok N - title`), nested ones indented.
+	const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
+	record(tier, nodeTestCounts(out), code, failing);
 }
 
 const electron = arg('runner', ['code-server'])[0] === 'electron';
@@ -146,6 +149,7 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 				const resultsFile = join(scratch, `results-${phase}.json`);
 				const label = `vscode ${target} (${suite.name}${phases > 1 ? ` phase ${phase}` : ''})`;
 				let code;
+				let runError;
 				try {
 					code = await runTests({
 						target,
@@ -160,9 +164,11 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 				} catch (error) {
 					console.error(error);
 					code = 2;
+					runError = error instanceof Error ? error.message : String(error);
 				}
 				const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { passes: 0, failures: 0, pending: 0 };
-				record(label, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code);
+				const failures = counts.failed ?? (runError ? [{ title: '(the runner failed)', error: runError.split('\n').slice(0, 12).join('\n') }] : []);
+				record(label, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code, failures);
 			}
 			rmSync(scratch, { recursive: true, force: true });
 		}
@@ -181,7 +187,8 @@ if (tiers.includes('start') && !electron) {
 		child.on('exit', (c) => resolve({ code: c ?? 1, out: err }));
 	});
 	const count = (word) => (out.match(new RegExp(`\\] ${word} `, 'g')) ?? []).length;
-	record('start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code);
+	const failing = [...out.matchAll(/\] FAIL (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
+	record('start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code, failing);
 }
 
 /** Packages the extension as a .vsix (as `npm run package` does) and unpacks its extension/ folder. */
@@ -222,6 +229,17 @@ if (packaged) {
 const resultsOut = process.argv.find((a) => a.startsWith('--results='))?.slice('--results='.length);
 if (resultsOut) {
 	writeFileSync(resultsOut, JSON.stringify(results));
+}
+
+// What failed, in short, just above the summary (a log read from its end shows it).
+const digest = results.filter((r) => r.failures?.length);
+if (digest.length > 0) {
+	console.log('\nFailures:');
+	for (const r of digest) {
+		for (const f of r.failures) {
+			console.log(`  ${r.tier}: ${f.title}${f.error ? `\n${f.error.replace(/^/gm, '      ')}` : ''}`);
+		}
+	}
 }
 
 console.log('\nTests by tier:');

@@ -16,18 +16,24 @@ export function run(): Promise<void> {
 		mocha.addFile(path.join(dir, file));
 	}
 	return new Promise((resolve, reject) => {
+		// What failed, in short, for the driver's digest under the summary (the full report scrolls by above).
+		const failed: { title: string; error: string }[] = [];
 		const runner = mocha.run((failures) => {
 			// The test driver counts tests from this file (the extension host shares the machine).
 			const resultsFile = process.env.AGENT_LINK_TEST_RESULTS;
 			if (resultsFile) {
-				const { passes, failures: failed, pending, tests } = runner.stats ?? { passes: 0, failures, pending: 0, tests: 0 };
-				fs.writeFileSync(resultsFile, JSON.stringify({ suite, passes, failures: failed, pending, tests }));
+				const { passes, failures: failedCount, pending, tests } = runner.stats ?? { passes: 0, failures, pending: 0, tests: 0 };
+				fs.writeFileSync(resultsFile, JSON.stringify({ suite, passes, failures: failedCount, pending, tests, failed }));
 			}
 			if (failures > 0) {
 				reject(new Error(`${failures} test(s) failed.`));
 			} else {
 				resolve();
 			}
+		});
+		runner.on('fail', (test: Mocha.Runnable, error: unknown) => {
+			const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+			failed.push({ title: test.fullTitle(), error: message.split('\n').slice(0, 12).join('\n') });
 		});
 	});
 }

@@ -125,8 +125,26 @@ export function workbenchUrl(port, workspace, payload) {
  *   keepExistingSettings: write settings.json only if absent (default: overwrite on each start).
  */
 export async function startServer(options) {
+  // A port found free may be taken before the server binds it (the other target's server, an
+  // outgoing connection): a server that dies with EADDRINUSE on a port it was not given is
+  // started again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options, options.port ?? await freePort());
+    } catch (error) {
+      const inUse = error instanceof Error && /EADDRINUSE|address already in use/i.test(error.message);
+      if (!inUse || options.port !== undefined || attempt >= 3) throw error;
+      log(`${options.target}: the port was taken before the server could bind it; trying another (attempt ${attempt + 1})`);
+    }
+  }
+}
+
+/**
+ * @param {Parameters<typeof startServer>[0]} options
+ * @param {number} port
+ */
+async function startServerOnce(options, port) {
   const install = await ensureVSCode(options.target);
-  const port = options.port ?? await freePort();
   const dirs = {
     userData: path.join(options.dataDir, 'user-data'),
     extensions: path.join(options.dataDir, 'extensions'),

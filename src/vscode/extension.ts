@@ -14,6 +14,7 @@ import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { FileAccessFeature } from './chat/fileAccess';
+import { AgentChanges } from './chat/review';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
 import { ContextRecorder } from './nes/contextRecorder';
@@ -119,13 +120,16 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const editorState = new EditorStateFeature(agentPool, context.workspaceState, log);
 	context.subscriptions.push(editorState);
 	// Files read through the editor's buffers, for chat sessions.
-	agentPool.registerFeature(new FileAccessFeature(log));
+	const fileAccess = new FileAccessFeature(log);
+	agentPool.registerFeature(fileAccess);
+	const agentChanges = new AgentChanges(log);
+	context.subscriptions.push(fileAccess, agentChanges);
 	// Sign-in methods run in a terminal (auth.terminal).
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
 	const chat = new ChatSessionManager(agentPool, log);
 	context.subscriptions.push(chat);
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal());
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), { access: fileAccess, changes: agentChanges });
 	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log), ...registerCredentialCommands(credentials, log));
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));

@@ -196,6 +196,10 @@ export const tabSchema = z.object({
 	authMethods: z.optional(z.array(authMethodInfoSchema)),
 	/** What the agent accepts in a prompt besides text and resource links. */
 	promptCapabilities: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
+	/** Files this chat's agent changed and the user has not kept or undone yet. */
+	changes: z.optional(z.array(z.object({ path: z.string(), name: z.string(), added: count, removed: count, created: z.boolean() }))),
+	/** Follow mode: each file the agent reads or edits is revealed as it happens. */
+	follow: z.optional(z.boolean()),
 });
 export type Tab = z.infer<typeof tabSchema>;
 
@@ -267,6 +271,14 @@ export const PageCommands = {
 	selectTab: command('chat/selectTab', z.object(session)),
 	/** Close a tab and end its session. */
 	closeTab: command('chat/closeTab', z.object(session)),
+	/** Open the review of a file the agent changed (the file itself when nothing is left to review). */
+	reviewFile: command('chat/reviewFile', z.object({ ...session, path: short })),
+	/** Keep the agent's changes: to one file, or all of this chat's. */
+	keepChanges: command('chat/keepChanges', z.object({ ...session, path: z.optional(short) })),
+	/** Undo the agent's changes: to one file, or all of this chat's. */
+	undoChanges: command('chat/undoChanges', z.object({ ...session, path: z.optional(short) })),
+	/** Follow mode on or off. */
+	setFollow: command('chat/setFollow', z.object({ ...session, on: z.boolean() })),
 	/** Open a file a tool call names, at a line when it has one. */
 	openLocation: command('chat/openLocation', z.object({ path: short, line: z.optional(count) })),
 	copy: command('chat/copy', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),

@@ -36,6 +36,8 @@ import type { AuthMethod } from '../../common/protocol';
 import type { AgentState } from '../agentManager';
 import type { AgentPool, AgentRole } from '../agentPool';
 import type { SignInChooser } from '../auth';
+import type { FileAccessFeature } from './fileAccess';
+import type { AgentChanges } from './review';
 import type { ExtensionLog } from '../log';
 import type { ChatSession, ChatSessionManager, PermissionOutcome, PermissionRequest } from './chatSessions';
 
@@ -66,6 +68,9 @@ class ChatTab {
 	closed = false;
 	/** The agent asked for sign-in: its methods, shown in the chat, and the answer the chooser waits for. */
 	signIn: { readonly methods: readonly AuthMethod[]; readonly resolve: (method: AuthMethod | undefined) => void; readonly previous: Tab['state'] } | undefined;
+	/** Files the agent changed, not yet kept or undone (AgentChanges). */
+	changes: Tab['changes'] = [];
+	follow = false;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
 	started: Promise<void> = Promise.resolve();
 
@@ -94,6 +99,8 @@ class ChatTab {
 					}
 				: {}),
 			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
+			...(this.changes?.length ? { changes: this.changes } : {}),
+			...(this.follow ? { follow: true } : {}),
 		};
 	}
 }
@@ -121,7 +128,26 @@ export class ChatController implements vscode.Disposable {
 		private readonly log: ExtensionLog,
 		/** Shows the chat (the view, or a chat editor) and resolves once a page is there. */
 		private readonly reveal: () => Promise<void>,
+		/** The agents' file reads and writes, and the review of their changes. */
+		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges },
 	) {
+		if (files) {
+			this.disposables.push(
+				files.access.onDidWrite((write) => {
+					const tab = this.tabOfSession(write.agentName, write.sessionId);
+					if (tab) {
+						files.changes.record(tab.key, write);
+					}
+				}),
+				files.access.onDidTouch((event) => {
+					const tab = this.tabOfSession(event.agentName, event.sessionId);
+					if (tab?.follow) {
+						void this.reveal1(event.uri, event.line);
+					}
+				}),
+				files.changes.onDidChange(() => void this.refreshChanges()),
+			);
+		}
 		this.disposables.push(
 			vscode.window.onDidChangeActiveTextEditor((editor) => {
 				if (editor && editor.document.uri.scheme !== 'output') {
@@ -267,6 +293,27 @@ export class ChatController implements vscode.Disposable {
 			case 'chat/closeTab':
 				await this.closeTab((params as P<'closeTab'>).sessionKey);
 				return;
+			case 'chat/reviewFile': {
+				const p = params as P<'reviewFile'>;
+				this.requireTab(p.sessionKey);
+				await (this.files ? this.files.changes.review(vscode.Uri.file(p.path)) : openLocation(p.path, undefined));
+				return;
+			}
+			case 'chat/keepChanges':
+			case 'chat/undoChanges': {
+				const p = params as P<'keepChanges'>;
+				const tab = this.requireTab(p.sessionKey);
+				const uri = p.path !== undefined ? vscode.Uri.file(p.path) : undefined;
+				await (method === 'chat/keepChanges' ? this.files?.changes.keep(tab.key, uri) : this.files?.changes.undo(tab.key, uri));
+				return;
+			}
+			case 'chat/setFollow': {
+				const p = params as P<'setFollow'>;
+				const tab = this.requireTab(p.sessionKey);
+				tab.follow = p.on;
+				this.broadcastState();
+				return;
+			}
 			case 'chat/openLocation': {
 				const p = params as P<'openLocation'>;
 				await openLocation(p.path, p.line);
@@ -296,6 +343,39 @@ export class ChatController implements vscode.Disposable {
 				}
 				return;
 			}
+		}
+	}
+
+	// --- Files the agents read and changed ---
+
+	private tabOfSession(agentName: string, sessionId: string): ChatTab | undefined {
+		return [...this.tabs.values()].find((t) => t.session?.agentName === agentName && t.session.sessionId === sessionId);
+	}
+
+	/** Follow mode: shows where the agent reads or edits, without taking the focus from the chat. */
+	private async reveal1(uri: vscode.Uri, line: number | undefined): Promise<void> {
+		try {
+			const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+			await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true, ...(line !== undefined ? { selection: new vscode.Range(position, position) } : {}) });
+		} catch (error) {
+			this.log.debug(`Follow mode could not show ${uri.fsPath}: ${errorMessage(error)}`);
+		}
+	}
+
+	private async refreshChanges(): Promise<void> {
+		if (!this.files) {
+			return;
+		}
+		let changed = false;
+		for (const tab of this.tabs.values()) {
+			const files = (await this.files.changes.files(tab.key)).map((f) => ({ path: f.path, name: path.basename(f.path), added: f.added, removed: f.removed, created: f.created }));
+			if (JSON.stringify(files) !== JSON.stringify(tab.changes)) {
+				tab.changes = files;
+				changed = true;
+			}
+		}
+		if (changed) {
+			this.broadcastState();
 		}
 	}
 

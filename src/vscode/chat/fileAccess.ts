@@ -1,19 +1,33 @@
 /**
- * `fs/read_text_file` (fsProtocol.ts): the agent reads files through the editor, so it sees what
- * the user sees, unsaved edits included.
+ * `fs/read_text_file` and `fs/write_text_file` (fsProtocol.ts, fsWrite.ts): the agent reads and
+ * writes files through the editor, so it sees what the user sees, unsaved edits included, and
+ * never writes over them.
  *
+ * Reads:
  * - the text of the editor's buffer when the file is open, else the file on disk;
- * - `line` (1-based) and `limit` honoured;
+ * - `line` (1-based) and `limit` honoured.
+ *
+ * Writes:
+ * - applied to the document with a `WorkspaceEdit` (one undo step per write, no tab opened) and
+ *   saved when the document had no unsaved edits before;
+ * - the text the agent wrote from is what it last read or wrote in the session (the disk's text
+ *   when it read nothing and the buffer has unsaved edits); what the user typed since is merged
+ *   line by line with the agent's change, and a write touching the same lines is refused
+ *   (-32603, saying where), never applied over the user's text;
+ * - a new file is created with its folders.
+ *
+ * Both:
  * - only for chat sessions this client created with that agent;
- * - a relative path is refused (-32602), a missing file is -32002;
- * - a file outside the workspace folders (symbolic links resolved) is read only if the user allows
- *   it, asked once per path per session.
+ * - a relative path is refused (-32602), a missing file is -32002 (reads);
+ * - a file outside the workspace folders (symbolic links resolved) only if the user allows it,
+ *   asked once per path, per session and per reading or writing.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { readTextFileParamsSchema, sliceLines, type ReadTextFileResponse } from '../../common/fsProtocol';
+import { mergeWrite, smallestEdit, writeTextFileParamsSchema } from '../../common/fsWrite';
 import { ErrorCodes, Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentFeature, RunningAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';
@@ -21,14 +35,44 @@ import type { ExtensionLog } from '../log';
 /** What the user answered for a path outside the workspace, per session: allowed or not. */
 type Answers = Map<string, Promise<boolean>>;
 
-export class FileAccessFeature implements AgentFeature {
+/** A file the agent of a chat session read or wrote. */
+export interface AgentFileEvent {
+	readonly agentName: string;
+	readonly sessionId: string;
+	readonly uri: vscode.Uri;
+	readonly kind: 'read' | 'write';
+	/** 1-based, for reads from a line. */
+	readonly line?: number;
+}
+
+/** A write the agent made: the text before (undefined for a new file) and after. */
+export interface AgentWrite extends AgentFileEvent {
+	readonly kind: 'write';
+	readonly before: string | undefined;
+	readonly after: string;
+}
+
+export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 	/** Answers by session id; a session's answers go with its agent process. */
 	private readonly answers = new Map<string, Answers>();
+	/** What each session's agent last read or wrote, per file (resolved path): the text its next write was made from. */
+	private readonly bases = new Map<string, Map<string, string>>();
+	private readonly touchEmitter = new vscode.EventEmitter<AgentFileEvent>();
+	private readonly writeEmitter = new vscode.EventEmitter<AgentWrite>();
+	/** Every read and write, as it happens (follow mode). */
+	readonly onDidTouch = this.touchEmitter.event;
+	/** Every write applied (review). */
+	readonly onDidWrite = this.writeEmitter.event;
 
 	constructor(private readonly log: ExtensionLog) {}
 
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
-		capabilities.fs = { ...capabilities.fs, readTextFile: true };
+		capabilities.fs = { ...capabilities.fs, readTextFile: true, writeTextFile: true };
+	}
+
+	dispose(): void {
+		this.touchEmitter.dispose();
+		this.writeEmitter.dispose();
 	}
 
 	attach(agent: RunningAgent): void {
@@ -41,10 +85,92 @@ export class FileAccessFeature implements AgentFeature {
 				}
 				sessions.add(params.sessionId);
 				const text = await this.read(agent.name, params.sessionId, params.path);
+				this.touchEmitter.fire({ agentName: agent.name, sessionId: params.sessionId, uri: vscode.Uri.file(params.path), kind: 'read', ...(params.line ? { line: params.line } : {}) });
 				return { content: sliceLines(text, params.line, params.limit) };
 			}),
-			new vscode.Disposable(() => sessions.forEach((id) => this.answers.delete(id))),
+			agent.handle.connection.onRequest(Methods.fs.writeTextFile, writeTextFileParamsSchema, async (params) => {
+				if (agent.sessions.kindOf(params.sessionId) !== 'chat') {
+					throw invalid(`sessionId: ${JSON.stringify(params.sessionId.slice(0, 100))} is not a chat session this client created (session/new)`);
+				}
+				sessions.add(params.sessionId);
+				await this.write(agent.name, params.sessionId, params.path, params.content);
+				return {};
+			}),
+			new vscode.Disposable(() =>
+				sessions.forEach((id) => {
+					this.answers.delete(id);
+					this.bases.delete(id);
+				}),
+			),
 		);
+	}
+
+	private base(sessionId: string): Map<string, string> {
+		let bases = this.bases.get(sessionId);
+		if (!bases) {
+			bases = new Map();
+			this.bases.set(sessionId, bases);
+		}
+		return bases;
+	}
+
+	private async write(agentName: string, sessionId: string, file: string, content: string): Promise<void> {
+		if (!path.isAbsolute(file)) {
+			throw invalid(`path: ${JSON.stringify(file)} is not absolute; send the file's absolute path`);
+		}
+		const real = await resolveForWrite(file);
+		if (!(await insideWorkspace(real)) && !(await this.allowed(agentName, sessionId, real, 'write'))) {
+			throw invalid(`path: ${file} is outside the workspace folders, and the user did not allow ${agentName} to write it`);
+		}
+		const stat = await fs.stat(real).catch(() => undefined);
+		if (stat?.isDirectory()) {
+			throw invalid(`path: ${file} is a folder, not a file`);
+		}
+		const open = findOpen(file, real);
+		const uri = open?.uri ?? vscode.Uri.file(real);
+		const wasDirty = open?.isDirty ?? false;
+		const disk = stat ? new TextDecoder('utf-8').decode(await fs.readFile(real)) : undefined;
+		const current = open ? open.getText() : disk;
+		let text = content;
+		if (current !== undefined) {
+			// What the agent wrote from: what it last read or wrote here; else the disk (what its own tools would have read).
+			const base = this.base(sessionId).get(real) ?? disk ?? current;
+			const merged = mergeWrite(base, current, content);
+			if (!merged.ok) {
+				this.log.warn(`Refused ${agentName}'s write to ${real}: it changed ${merged.conflicts} place(s) that changed in the editor since it read the file (first at line ${merged.firstConflictLine}).`);
+				throw new ResponseError(
+					ErrorCodes.InternalError,
+					`Not written: ${file} changed in the editor since you read it, on the lines you changed (${merged.conflicts} place(s), the first at line ${merged.firstConflictLine}). Read the file again and make your change on what it holds now.`,
+					{ reason: 'conflict', line: merged.firstConflictLine },
+				);
+			}
+			text = merged.text;
+		}
+		if (current === undefined) {
+			// A new file, with its folders.
+			await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(real)));
+			await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+		} else {
+			const document = open ?? (await vscode.workspace.openTextDocument(uri));
+			const change = smallestEdit(document.getText(), text);
+			if (change) {
+				const edit = new vscode.WorkspaceEdit();
+				edit.replace(uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+				if (!(await vscode.workspace.applyEdit(edit))) {
+					throw new ResponseError(ErrorCodes.InternalError, `Not written: the editor could not apply the change to ${file}.`);
+				}
+			}
+		}
+		if (current !== undefined && !wasDirty) {
+			const document = await vscode.workspace.openTextDocument(uri);
+			if (document.isDirty && !(await document.save())) {
+				this.log.warn(`${real} was changed by ${agentName} but could not be saved; the change is in the editor.`);
+			}
+		}
+		this.base(sessionId).set(real, text);
+		this.log.info(`${agentName} ${current === undefined ? 'created' : 'wrote'} ${real}${current !== undefined && text !== content ? ' (merged with your unsaved edits)' : ''}.`);
+		this.touchEmitter.fire({ agentName, sessionId, uri, kind: 'write' });
+		this.writeEmitter.fire({ agentName, sessionId, uri, kind: 'write', before: current, after: text });
 	}
 
 	private async read(agentName: string, sessionId: string, file: string): Promise<string> {
@@ -57,49 +183,52 @@ export class FileAccessFeature implements AgentFeature {
 			}
 			throw error;
 		});
-		if (!(await insideWorkspace(real)) && !(await this.allowed(agentName, sessionId, real))) {
+		if (!(await insideWorkspace(real)) && !(await this.allowed(agentName, sessionId, real, 'read'))) {
 			throw invalid(`path: ${file} is outside the workspace folders, and the user did not allow ${agentName} to read it`);
 		}
-		const uri = vscode.Uri.file(file).toString();
-		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri || (d.uri.scheme === 'file' && d.uri.fsPath === real));
+		const open = findOpen(file, real);
+		let text: string;
 		if (open) {
-			return open.getText();
+			text = open.getText();
+		} else {
+			const stat = await fs.stat(real);
+			if (stat.isDirectory()) {
+				throw invalid(`path: ${file} is a folder, not a file`);
+			}
+			text = new TextDecoder('utf-8').decode(await fs.readFile(real));
 		}
-		const stat = await fs.stat(real);
-		if (stat.isDirectory()) {
-			throw invalid(`path: ${file} is a folder, not a file`);
-		}
-		return new TextDecoder('utf-8').decode(await fs.readFile(real));
+		this.base(sessionId).set(real, text);
+		return text;
 	}
 
 	/** Asks once per path per session (concurrent reads of the same path share the question). */
-	private allowed(agentName: string, sessionId: string, real: string): Promise<boolean> {
+	private allowed(agentName: string, sessionId: string, real: string, verb: 'read' | 'write'): Promise<boolean> {
 		let answers = this.answers.get(sessionId);
 		if (!answers) {
 			answers = new Map();
 			this.answers.set(sessionId, answers);
 		}
-		let answer = answers.get(real);
+		let answer = answers.get(`${verb}:${real}`);
 		if (!answer) {
 			// A quick pick rather than a modal dialog: it never blocks the window, works in the
 			// browser, and Escape (or closing it) answers no. The refusal comes first, so a stray
 			// Enter cannot allow.
 			const items: (vscode.QuickPickItem & { allow: boolean })[] = [
 				{ label: '$(close) Don’t allow', allow: false },
-				{ label: '$(check) Allow reading it in this chat', detail: real, allow: true },
+				{ label: `$(check) Allow ${verb === 'read' ? 'reading' : 'writing'} it in this chat`, detail: real, allow: true },
 			];
 			answer = Promise.resolve(
 				vscode.window.showQuickPick(items, {
-					title: `${agentName} wants to read a file outside the workspace`,
+					title: `${agentName} wants to ${verb} a file outside the workspace`,
 					placeHolder: real,
 					ignoreFocusOut: true,
 				}),
 			).then((pick) => {
 				const allowed = pick?.allow === true;
-				this.log.info(`${allowed ? 'Allowed' : 'Did not allow'} ${agentName} to read ${real} (outside the workspace) in session ${sessionId}.`);
+				this.log.info(`${allowed ? 'Allowed' : 'Did not allow'} ${agentName} to ${verb} ${real} (outside the workspace) in session ${sessionId}.`);
 				return allowed;
 			});
-			answers.set(real, answer);
+			answers.set(`${verb}:${real}`, answer);
 		}
 		return answer;
 	}
@@ -122,4 +251,29 @@ async function insideWorkspace(real: string): Promise<boolean> {
 		}
 	}
 	return false;
+}
+
+/** The open document of `file` (as given or resolved), if any. */
+function findOpen(file: string, real: string): vscode.TextDocument | undefined {
+	const uri = vscode.Uri.file(file).toString();
+	return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri || (d.uri.scheme === 'file' && (d.uri.fsPath === real || d.uri.fsPath === file)));
+}
+
+/** `file` with symbolic links resolved as far as it exists (a new file's nearest existing folder). */
+async function resolveForWrite(file: string): Promise<string> {
+	const missing: string[] = [];
+	let existing = path.resolve(file);
+	for (;;) {
+		try {
+			return path.join(await fs.realpath(existing), ...missing.reverse());
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			const parent = path.dirname(existing);
+			if ((code !== 'ENOENT' && code !== 'ENOTDIR') || parent === existing) {
+				throw error;
+			}
+			missing.push(path.basename(existing));
+			existing = parent;
+		}
+	}
 }

@@ -15,7 +15,7 @@ export function renderDiff(diff: { path: string; oldText?: string; newText: stri
 		'div',
 		{ class: 'diff-header' },
 		icon(diff.oldText === undefined ? 'new-file' : 'diff'),
-		h('button', { class: 'link-button', attrs: { type: 'button', title: diff.path }, on: { click: () => open(diff.path) } }, name),
+		h('button', { class: 'link-button diff-review', attrs: { type: 'button', title: `Review the changes to ${diff.path}` }, on: { click: () => open(diff.path) } }, name),
 		diff.oldText === undefined ? h('span', { class: 'badge' }, 'new file') : null,
 		diff.truncated ? h('span', { class: 'badge' }, 'truncated') : null,
 	);

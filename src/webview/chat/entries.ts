@@ -11,6 +11,8 @@ import { MarkdownView, type CodeActions } from './markdown';
 
 export interface EntryActions extends CodeActions {
 	open(path: string, line?: number): void;
+	/** The review of a file the agent changed (its diff header). */
+	review(path: string): void;
 	answerPermission(requestId: string, optionId: string): void;
 }
 
@@ -188,7 +190,7 @@ export class EntryView {
 		}
 		for (const item of entry.content) {
 			if (item.type === 'diff') {
-				parts.push(renderDiff(item, (p, l) => this.actions.open(p, l)));
+				parts.push(renderDiff(item, (p, l) => (l === undefined ? this.actions.review(p) : this.actions.open(p, l))));
 			} else if (item.type === 'terminal') {
 				parts.push(h('div', { class: 'terminal-pending' }, icon('terminal'), ` Terminal ${item.terminalId} (live terminals come in a later version)`));
 			} else if (item.content.type === 'text') {

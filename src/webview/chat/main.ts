@@ -48,6 +48,14 @@ class ChatPage {
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
 	/** The agent's sign-in methods, while it waits for the user to sign in. */
 	private readonly signIn = h('section', { class: 'sign-in', attrs: { hidden: true, 'aria-labelledby': 'sign-in-title' } });
+	/** The files this chat's agent changed, above the input: review, keep or undo each, or all. */
+	private readonly changes = h('section', { class: 'changes', attrs: { hidden: true, 'aria-label': 'Files the agent changed' } });
+	private changesShown: string | undefined;
+	private readonly followButton = h('button', {
+		class: 'icon-button follow',
+		attrs: { type: 'button', title: 'Follow the agent: show each file it reads or edits', 'aria-label': 'Follow the agent', 'aria-pressed': 'false' },
+		on: { click: () => this.toggleFollow() },
+	});
 	/** What the sign-in card shows (tab and methods), so a state that changed nothing there keeps its focus. */
 	private signInShown: string | undefined;
 	private readonly notices = h('div', { class: 'page-notices', attrs: { 'aria-live': 'assertive' } });
@@ -73,6 +81,7 @@ class ChatPage {
 			insert: (code) => this.host.send(PageCommands.insertAtCursor, { code }),
 			open: (path, line) => this.host.send(PageCommands.openLocation, line !== undefined ? { path, line } : { path }),
 			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
+			review: (path) => this.shown && this.host.send(PageCommands.reviewFile, { sessionKey: this.shown, path }),
 		};
 		this.actions = actions;
 		this.composer = new Composer({
@@ -88,7 +97,8 @@ class ChatPage {
 		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
 		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
 		this.scroller.append(this.log);
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, newButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.composer.element);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton, newButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
+		this.followButton.append(icon('eye'));
 		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
 		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
@@ -453,8 +463,67 @@ class ChatPage {
 		this.banner.hidden = banner === undefined;
 		this.banner.textContent = banner ?? '';
 		this.renderSignIn(tab);
+		this.renderChanges(tab);
+		this.followButton.hidden = !tab;
+		this.followButton.setAttribute('aria-pressed', String(tab?.follow === true));
+		this.followButton.classList.toggle('on', tab?.follow === true);
 		// A prompt may be sent while the agent starts: the host sends it once the chat is ready.
 		this.composer.setSession(mirror?.session, (tab?.state === 'ready' || tab?.state === 'starting') && mirror?.session.turn !== 'running', tab?.agentName);
+	}
+
+	private toggleFollow(): void {
+		const tab = this.currentTab();
+		if (tab) {
+			this.host.send(PageCommands.setFollow, { sessionKey: tab.sessionKey, on: tab.follow !== true });
+		}
+	}
+
+	/** The changed files above the input: name (opens the review), lines added and removed, keep and undo; keep all and undo all. */
+	private renderChanges(tab: Tab | undefined): void {
+		const files = tab?.changes ?? [];
+		const shown = tab && files.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(files)}` : undefined;
+		if (shown === this.changesShown) {
+			return;
+		}
+		this.changesShown = shown;
+		const hadFocus = this.changes.contains(document.activeElement);
+		this.changes.hidden = shown === undefined;
+		this.changes.replaceChildren();
+		if (!tab || shown === undefined) {
+			if (hadFocus) {
+				this.composer.focus();
+			}
+			return;
+		}
+		const sessionKey = tab.sessionKey;
+		const iconButton = (name: string, label: string, click: () => void) => h('button', { class: 'icon-button small', attrs: { type: 'button', title: label, 'aria-label': label }, on: { click } }, icon(name));
+		this.changes.append(
+			h(
+				'div',
+				{ class: 'changes-header' },
+				h('span', { class: 'changes-title' }, `${files.length} file${files.length === 1 ? '' : 's'} changed`),
+				h('button', { class: 'link-button changes-keep-all', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.keepChanges, { sessionKey }) } }, 'Keep all'),
+				h('button', { class: 'link-button changes-undo-all', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.undoChanges, { sessionKey }) } }, 'Undo all'),
+			),
+			h(
+				'ul',
+				{ class: 'changes-list' },
+				...files.map((file) =>
+					h(
+						'li',
+						{ class: 'changed-file' },
+						icon(file.created ? 'new-file' : 'diff'),
+						h('button', { class: 'link-button changed-file-name', attrs: { type: 'button', title: `Review the changes to ${file.path}` }, on: { click: () => this.host.send(PageCommands.reviewFile, { sessionKey, path: file.path }) } }, file.name),
+						h('span', { class: 'changed-lines' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`)),
+						iconButton('check', `Keep the changes to ${file.name}`, () => this.host.send(PageCommands.keepChanges, { sessionKey, path: file.path })),
+						iconButton('discard', `Undo the changes to ${file.name}`, () => this.host.send(PageCommands.undoChanges, { sessionKey, path: file.path })),
+					),
+				),
+			),
+		);
+		if (hadFocus) {
+			this.changes.querySelector<HTMLElement>('.changed-file-name')?.focus();
+		}
 	}
 
 	/** The sign-in card: a button per method the agent offers, and Not now; the first button takes focus. */

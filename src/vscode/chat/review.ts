@@ -1,0 +1,341 @@
+/**
+ * Review of what agents wrote: each file an agent changed keeps the text it had before the first
+ * change not yet kept (its baseline), until the user keeps or undoes the change.
+ *
+ * - the chat lists the changed files with lines added and removed (per chat that changed them);
+ * - **Review** opens VS Code's diff editor, baseline against the file as it is now, with Keep and
+ *   Undo above each changed block (CodeLens) and for the whole file; the same commands work on the
+ *   block at the cursor from the palette;
+ * - undoing a block edits the document (itself undoable) and leaves the other blocks in place;
+ *   keeping one moves it into the baseline;
+ * - changed lines are marked in every editor showing the file until they are kept.
+ */
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { applyHunk, lineHunks, lineStats, smallestEdit, type Hunk } from '../../common/fsWrite';
+import { errorMessage } from '../../common/log';
+import type { ExtensionLog } from '../log';
+import type { AgentWrite } from './fileAccess';
+
+export const REVIEW_SCHEME = 'agent-link-review';
+
+/** A file an agent changed, as the chat lists it. */
+export interface ChangedFile {
+	readonly uri: vscode.Uri;
+	readonly path: string;
+	readonly added: number;
+	readonly removed: number;
+	/** The agent created it. */
+	readonly created: boolean;
+}
+
+interface Entry {
+	readonly uri: vscode.Uri;
+	/** The text before the agent's first change not yet kept; undefined when the agent created the file. */
+	baseline: string | undefined;
+	/** The chats (keys) whose agents changed it. */
+	readonly owners: Set<string>;
+}
+
+export class AgentChanges implements vscode.Disposable {
+	private readonly entries = new Map<string, Entry>();
+	private readonly changeEmitter = new vscode.EventEmitter<void>();
+	private readonly baselineEmitter = new vscode.EventEmitter<vscode.Uri>();
+	private readonly lensEmitter = new vscode.EventEmitter<void>();
+	private readonly disposables: vscode.Disposable[] = [];
+	private readonly changedLines = vscode.window.createTextEditorDecorationType({
+		isWholeLine: true,
+		backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+		overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
+		overviewRulerLane: vscode.OverviewRulerLane.Left,
+	});
+	private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+
+	/** The list of changed files changed (a write, a keep, an undo, the user editing one). */
+	readonly onDidChange = this.changeEmitter.event;
+
+	constructor(private readonly log: ExtensionLog) {
+		this.disposables.push(
+			this.changeEmitter,
+			this.baselineEmitter,
+			this.lensEmitter,
+			this.changedLines,
+			vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, {
+				onDidChange: this.baselineEmitter.event,
+				provideTextDocumentContent: (uri) => this.entries.get(fileOf(uri).toString())?.baseline ?? '',
+			}),
+			vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensEmitter.event, provideCodeLenses: (document) => this.lenses(document) }),
+			vscode.workspace.onDidChangeTextDocument((e) => this.entries.has(e.document.uri.toString()) && this.refreshSoon()),
+			vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
+			vscode.commands.registerCommand('agentLink.review.keepHunk', (uri?: vscode.Uri, index?: number) => this.onHunk('keep', uri, index)),
+			vscode.commands.registerCommand('agentLink.review.undoHunk', (uri?: vscode.Uri, index?: number) => this.onHunk('undo', uri, index)),
+			vscode.commands.registerCommand('agentLink.review.keepFile', (uri?: vscode.Uri) => this.onFile('keep', uri)),
+			vscode.commands.registerCommand('agentLink.review.undoFile', (uri?: vscode.Uri) => this.onFile('undo', uri)),
+		);
+	}
+
+	/** Records an agent's write for the chat `owner`. */
+	record(owner: string, write: AgentWrite): void {
+		const key = write.uri.toString();
+		let entry = this.entries.get(key);
+		if (!entry) {
+			entry = { uri: write.uri, baseline: write.before, owners: new Set() };
+			this.entries.set(key, entry);
+		}
+		entry.owners.add(owner);
+		this.refreshSoon();
+	}
+
+	/** The files changed by `owner`'s agent and not yet kept or undone, with their line counts. */
+	async files(owner: string): Promise<ChangedFile[]> {
+		const files: ChangedFile[] = [];
+		for (const entry of this.entries.values()) {
+			if (!entry.owners.has(owner)) {
+				continue;
+			}
+			const current = await currentText(entry.uri);
+			const stats = lineStats(entry.baseline ?? '', current ?? '');
+			files.push({ uri: entry.uri, path: entry.uri.fsPath, ...stats, created: entry.baseline === undefined });
+		}
+		return files.sort((a, b) => a.path.localeCompare(b.path));
+	}
+
+	/** Whether `uri` has changes to review. */
+	has(uri: vscode.Uri): boolean {
+		return this.entries.has(uri.toString());
+	}
+
+	/** Opens the diff editor: the file before the agent's changes against the file now. */
+	async review(uri: vscode.Uri): Promise<void> {
+		const entry = this.entries.get(uri.toString());
+		if (!entry) {
+			await vscode.window.showTextDocument(uri, { preview: true });
+			return;
+		}
+		const before = uri.with({ scheme: REVIEW_SCHEME, query: uri.toString() });
+		await vscode.commands.executeCommand('vscode.diff', before, uri, `${path.basename(uri.fsPath)} (agent's changes)`, { preview: true });
+	}
+
+	/** Keeps every change of `owner`'s chat (or of `uri` alone). */
+	async keep(owner: string, uri?: vscode.Uri): Promise<void> {
+		for (const entry of this.owned(owner, uri)) {
+			await this.keepFile(entry);
+		}
+	}
+
+	/** Undoes every change of `owner`'s chat (or of `uri` alone). */
+	async undo(owner: string, uri?: vscode.Uri): Promise<void> {
+		for (const entry of this.owned(owner, uri)) {
+			await this.undoFile(entry);
+		}
+	}
+
+	private owned(owner: string, uri: vscode.Uri | undefined): Entry[] {
+		return [...this.entries.values()].filter((e) => e.owners.has(owner) && (!uri || e.uri.toString() === uri.toString()));
+	}
+
+	private async keepFile(entry: Entry): Promise<void> {
+		this.entries.delete(entry.uri.toString());
+		this.log.info(`Kept the agent's changes to ${entry.uri.fsPath}.`);
+		this.baselineEmitter.fire(entry.uri.with({ scheme: REVIEW_SCHEME, query: entry.uri.toString() }));
+		this.refreshSoon();
+	}
+
+	private async undoFile(entry: Entry): Promise<void> {
+		const edit = new vscode.WorkspaceEdit();
+		if (entry.baseline === undefined) {
+			edit.deleteFile(entry.uri, { ignoreIfNotExists: true });
+		} else {
+			await this.replaceWith(edit, entry.uri, entry.baseline);
+		}
+		if (!(await vscode.workspace.applyEdit(edit))) {
+			throw new Error(`The editor could not undo the changes to ${entry.uri.fsPath}.`);
+		}
+		await saveIfClean(entry.uri, entry.baseline !== undefined);
+		this.entries.delete(entry.uri.toString());
+		this.log.info(`Undid the agent's changes to ${entry.uri.fsPath}.`);
+		this.refreshSoon();
+	}
+
+	/** The changed blocks of `uri`: its baseline against its text now. */
+	async hunks(uri: vscode.Uri): Promise<Hunk[]> {
+		const entry = this.entries.get(uri.toString());
+		return entry ? lineHunks(entry.baseline ?? '', (await currentText(uri)) ?? '') : [];
+	}
+
+	/** Keeps block `index` of `uri` (it joins the baseline). */
+	async keepHunk(uri: vscode.Uri, index: number): Promise<void> {
+		const entry = this.entries.get(uri.toString());
+		const hunk = (await this.hunks(uri))[index];
+		if (!entry || !hunk) {
+			return;
+		}
+		entry.baseline = applyHunk(entry.baseline ?? '', hunk);
+		if (entry.baseline === (await currentText(uri))) {
+			this.entries.delete(uri.toString());
+		}
+		this.baselineEmitter.fire(uri.with({ scheme: REVIEW_SCHEME, query: uri.toString() }));
+		this.refreshSoon();
+	}
+
+	/** Undoes block `index` of `uri`: the document gets the baseline's lines back there; the other blocks stay. */
+	async undoHunk(uri: vscode.Uri, index: number): Promise<void> {
+		const entry = this.entries.get(uri.toString());
+		const hunk = (await this.hunks(uri))[index];
+		if (!entry || !hunk) {
+			return;
+		}
+		const document = await vscode.workspace.openTextDocument(uri);
+		const wasDirty = document.isDirty;
+		const end = hunk.afterStart + hunk.after.length;
+		const range = new vscode.Range(new vscode.Position(hunk.afterStart, 0), end >= document.lineCount ? document.lineAt(document.lineCount - 1).range.end : new vscode.Position(end, 0));
+		const edit = new vscode.WorkspaceEdit();
+		edit.replace(uri, range, hunk.before.join(''));
+		if (!(await vscode.workspace.applyEdit(edit))) {
+			throw new Error(`The editor could not undo that change to ${uri.fsPath}.`);
+		}
+		await saveIfClean(uri, !wasDirty);
+		if (entry.baseline === document.getText()) {
+			this.entries.delete(uri.toString());
+		}
+		this.refreshSoon();
+	}
+
+	private async replaceWith(edit: vscode.WorkspaceEdit, uri: vscode.Uri, text: string): Promise<void> {
+		const document = await vscode.workspace.openTextDocument(uri);
+		const change = smallestEdit(document.getText(), text);
+		if (change) {
+			edit.replace(uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+		}
+	}
+
+	private async onHunk(action: 'keep' | 'undo', uri: vscode.Uri | undefined, index: number | undefined): Promise<void> {
+		try {
+			const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+			if (!target || !this.has(target)) {
+				void vscode.window.showInformationMessage('Agent Link: this file has no agent changes to review.');
+				return;
+			}
+			const at = index ?? (await this.hunkAtCursor(target));
+			if (at === undefined) {
+				void vscode.window.showInformationMessage('Agent Link: no agent change at the cursor.');
+				return;
+			}
+			await (action === 'keep' ? this.keepHunk(target, at) : this.undoHunk(target, at));
+		} catch (error) {
+			this.log.error(`Review: ${errorMessage(error)}`);
+			void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+		}
+	}
+
+	private async onFile(action: 'keep' | 'undo', uri: vscode.Uri | undefined): Promise<void> {
+		try {
+			const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+			const entry = target && this.entries.get(target.toString());
+			if (!entry) {
+				void vscode.window.showInformationMessage('Agent Link: this file has no agent changes to review.');
+				return;
+			}
+			await (action === 'keep' ? this.keepFile(entry) : this.undoFile(entry));
+		} catch (error) {
+			this.log.error(`Review: ${errorMessage(error)}`);
+			void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+		}
+	}
+
+	/** The block at the cursor of the editor showing `uri` (or the next one below it). */
+	private async hunkAtCursor(uri: vscode.Uri): Promise<number | undefined> {
+		const editor = vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() ? vscode.window.activeTextEditor : vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+		const line = editor?.selection.active.line ?? 0;
+		const hunks = await this.hunks(uri);
+		const inside = hunks.findIndex((h) => line >= h.afterStart && line < h.afterStart + Math.max(1, h.after.length));
+		if (inside >= 0) {
+			return inside;
+		}
+		const below = hunks.findIndex((h) => h.afterStart >= line);
+		return below >= 0 ? below : hunks.length > 0 ? hunks.length - 1 : undefined;
+	}
+
+	private lenses(document: vscode.TextDocument): vscode.CodeLens[] {
+		const entry = this.entries.get(document.uri.toString());
+		if (!entry) {
+			return [];
+		}
+		const hunks = lineHunks(entry.baseline ?? '', document.getText());
+		const top = new vscode.Range(0, 0, 0, 0);
+		const lenses = [
+			new vscode.CodeLens(top, { title: `$(check) Keep all ${hunks.length} agent change${hunks.length === 1 ? '' : 's'}`, command: 'agentLink.review.keepFile', arguments: [document.uri] }),
+			new vscode.CodeLens(top, { title: '$(discard) Undo all', command: 'agentLink.review.undoFile', arguments: [document.uri] }),
+		];
+		hunks.forEach((hunk, index) => {
+			const line = Math.min(hunk.afterStart, Math.max(0, document.lineCount - 1));
+			const range = new vscode.Range(line, 0, line, 0);
+			lenses.push(
+				new vscode.CodeLens(range, { title: '$(check) Keep', command: 'agentLink.review.keepHunk', arguments: [document.uri, index], tooltip: 'Keep this change of the agent' }),
+				new vscode.CodeLens(range, { title: '$(discard) Undo', command: 'agentLink.review.undoHunk', arguments: [document.uri, index], tooltip: 'Undo this change of the agent (the others stay)' }),
+			);
+		});
+		return lenses;
+	}
+
+	private refreshSoon(): void {
+		this.refreshTimer ??= setTimeout(() => {
+			this.refreshTimer = undefined;
+			// A file the user brought back to its baseline has nothing left to review.
+			for (const [key, entry] of this.entries) {
+				const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+				if (document && entry.baseline !== undefined && document.getText() === entry.baseline) {
+					this.entries.delete(key);
+				}
+			}
+			this.lensEmitter.fire();
+			this.decorate();
+			this.changeEmitter.fire();
+		}, 30);
+	}
+
+	/** Marks the changed lines in every editor showing a changed file. */
+	private decorate(): void {
+		for (const editor of vscode.window.visibleTextEditors) {
+			const entry = editor.document.uri.scheme === 'file' ? this.entries.get(editor.document.uri.toString()) : undefined;
+			const ranges = entry
+				? lineHunks(entry.baseline ?? '', editor.document.getText())
+						.filter((h) => h.after.length > 0)
+						.map((h) => new vscode.Range(h.afterStart, 0, h.afterStart + h.after.length - 1, 0))
+				: [];
+			editor.setDecorations(this.changedLines, ranges);
+		}
+	}
+
+	dispose(): void {
+		if (this.refreshTimer) {
+			clearTimeout(this.refreshTimer);
+		}
+		this.disposables.forEach((d) => d.dispose());
+	}
+}
+
+/** The file a review document shows the baseline of. */
+function fileOf(reviewUri: vscode.Uri): vscode.Uri {
+	return vscode.Uri.parse(reviewUri.query);
+}
+
+/** The text of `uri` now: the editor's buffer when open, else the disk; undefined when it is gone. */
+async function currentText(uri: vscode.Uri): Promise<string | undefined> {
+	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+	if (open) {
+		return open.getText();
+	}
+	return fs.readFile(uri.fsPath, 'utf8').catch(() => undefined);
+}
+
+async function saveIfClean(uri: vscode.Uri, save: boolean): Promise<void> {
+	if (!save) {
+		return;
+	}
+	const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+	if (document?.isDirty) {
+		await document.save();
+	}
+}

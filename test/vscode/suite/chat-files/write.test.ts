@@ -1,0 +1,129 @@
+// fs/write_text_file as an agent meets it: the change goes through the editor (one undo step, no
+// tab opened, saved unless the document had unsaved edits), never over what the user typed (merged
+// when the lines differ, refused when they are the same), new files with their folders, relative
+// paths refused, paths outside the workspace only with the user's leave.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { press, query } from '../browser';
+import { api, waitForState, waitUntil } from '../util';
+
+const any = z.unknown();
+const QUICK_TITLE = '.quick-input-widget .quick-input-title';
+type Answer = { result?: unknown; error?: { code: number; message: string } };
+
+describe('the agent writes files through the editor (fs/write_text_file)', function () {
+	this.timeout(60_000);
+	let a: AgentLinkApi;
+	const session = 'chat-session-w1';
+	const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+	const file = (name: string) => path.join(folder(), 'src', name);
+	const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).length;
+
+	async function ask(method: string, params: Record<string, unknown>, sessionId = session): Promise<Answer> {
+		return (await a.agents.readyAgent!.handle.connection.sendRequest('_test/ask', { method, params: { sessionId, ...params } }, any)) as Answer;
+	}
+	const write = (p: string, content: string, sessionId?: string) => ask('fs/write_text_file', { path: p, content }, sessionId);
+	const read = (p: string) => ask('fs/read_text_file', { path: p });
+
+	before(async () => {
+		a = await api();
+		await waitForState(a, (s) => s.kind === 'ready');
+		a.agents.readyAgent!.sessions.add(session, 'chat');
+	});
+
+	afterEach(async () => {
+		await vscode.workspace.saveAll(false);
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
+
+	it('advertises fs.writeTextFile', () => {
+		assert.ok(a.recentLog().some((l) => /Client capabilities: \{"fs":\{"readTextFile":true,"writeTextFile":true/.test(l)));
+	});
+
+	it('writes a file that is not open: saved, no tab opened, and one undo brings the old text back', async () => {
+		const target = file('plain.txt');
+		fs.writeFileSync(target, 'one\ntwo\nthree\n');
+		const before = tabs();
+		assert.deepEqual((await write(target, 'one\nTWO\nthree\n')).result, {});
+		assert.equal(fs.readFileSync(target, 'utf8'), 'one\nTWO\nthree\n', 'saved');
+		assert.equal(tabs(), before, 'no tab opened');
+		const editor = await vscode.window.showTextDocument(vscode.Uri.file(target));
+		await vscode.commands.executeCommand('undo');
+		assert.equal(editor.document.getText(), 'one\ntwo\nthree\n', 'one undo step');
+	});
+
+	it('writes on top of unsaved edits the agent read: nothing of the user’s lost, not saved, and one undo restores the buffer as the user left it', async () => {
+		const target = file('draft.ts');
+		fs.writeFileSync(target, 'export const a = 1;\nexport const b = 2;\n');
+		const editor = await vscode.window.showTextDocument(vscode.Uri.file(target));
+		await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// typed by the user, not saved\n'));
+		const userText = editor.document.getText();
+		const seen = (await read(target)).result as { content: string };
+		assert.equal(seen.content, userText, 'the agent reads the buffer');
+		assert.deepEqual((await write(target, seen.content.replace('b = 2', 'b = 3'))).result, {});
+		assert.equal(editor.document.getText(), '// typed by the user, not saved\nexport const a = 1;\nexport const b = 3;\n');
+		assert.ok(editor.document.isDirty, 'still unsaved: it had unsaved edits');
+		assert.equal(fs.readFileSync(target, 'utf8'), 'export const a = 1;\nexport const b = 2;\n', 'the disk untouched');
+		await vscode.commands.executeCommand('undo');
+		assert.equal(editor.document.getText(), userText, 'one undo: the user’s buffer as it was');
+	});
+
+	it('merges a write with what the user typed after the agent read, on other lines; refuses one on the same lines, the buffer untouched', async () => {
+		const target = file('merge.ts');
+		fs.writeFileSync(target, 'line 1\nline 2\nline 3\nline 4\nline 5\n');
+		const editor = await vscode.window.showTextDocument(vscode.Uri.file(target));
+		const seen = ((await read(target)).result as { content: string }).content;
+		await editor.edit((e) => e.replace(new vscode.Range(0, 0, 0, 6), 'LINE 1 (user)'));
+		assert.deepEqual((await write(target, seen.replace('line 5', 'LINE 5 (agent)'))).result, {});
+		assert.equal(editor.document.getText(), 'LINE 1 (user)\nline 2\nline 3\nline 4\nLINE 5 (agent)\n', 'both changes');
+		assert.ok(a.recentLog().some((l) => /merged with your unsaved edits/.test(l)));
+
+		// The agent's next write is made from what it wrote; the user changes line 3, the agent too.
+		await editor.edit((e) => e.replace(new vscode.Range(2, 0, 2, 6), 'LINE 3 (user)'));
+		const kept = editor.document.getText();
+		const refused = await write(target, 'LINE 1 (user)\nline 2\nLINE 3 (agent)\nline 4\nLINE 5 (agent)\n');
+		assert.equal(refused.error?.code, -32603);
+		assert.match(refused.error!.message, /changed in the editor since you read it.*the first at line 3/);
+		assert.equal(editor.document.getText(), kept, 'nothing applied');
+	});
+
+	it('creates a new file in new folders, inside the workspace', async () => {
+		const target = path.join(folder(), 'src', 'made', 'by', 'agent.ts');
+		assert.deepEqual((await write(target, 'export const made = true;\n')).result, {});
+		assert.equal(fs.readFileSync(target, 'utf8'), 'export const made = true;\n');
+	});
+
+	it('refuses a relative path (-32602) and a folder', async () => {
+		const relative = await write('src/notes.txt', 'x');
+		assert.equal(relative.error?.code, -32602);
+		assert.match(relative.error!.message, /not absolute/);
+		assert.equal((await write(path.join(folder(), 'src'), 'x')).error?.code, -32602);
+		assert.equal(fs.readFileSync(file('notes.txt'), 'utf8'), 'first\nsecond\nthird\nfourth\n');
+	});
+
+	it('asks before writing outside the workspace: refused with Escape; allowed (ArrowDown, Enter) in a new session', async () => {
+		const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'agent-link-outside-')), 'out.txt');
+		const asking = write(outside, 'from the agent\n');
+		await waitUntil(async () => (await query(QUICK_TITLE, { visible: true })).texts.some((t) => /wants to write a file outside the workspace/.test(t)), 15_000, 'the question');
+		await waitUntil(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 10_000, 'the question to have the keyboard');
+		await press('Escape');
+		const refused = await asking;
+		assert.equal(refused.error?.code, -32602);
+		assert.match(refused.error!.message, /did not allow .* to write it/);
+		assert.equal(fs.existsSync(outside), false);
+
+		const other = 'chat-session-w2';
+		a.agents.readyAgent!.sessions.add(other, 'chat');
+		const allowing = write(outside, 'from the agent\n', other);
+		await waitUntil(async () => (await query(QUICK_TITLE, { visible: true })).texts.some((t) => /wants to write a file outside the workspace/.test(t)), 15_000, 'the question again (a new session)');
+		await waitUntil(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 10_000, 'the question to have the keyboard');
+		await press('ArrowDown', 'Enter');
+		assert.deepEqual((await allowing).result, {});
+		assert.equal(fs.readFileSync(outside, 'utf8'), 'from the agent\n');
+	});
+});

@@ -117,6 +117,7 @@ function chatPanelAgents(ctx) {
 			],
 		}),
 		'Chat Images': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { image: true } }, chatTurn: [text('Nice picture.')] }),
+		'Chat Context': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { embeddedContext: true } }, chatTurn: [text('Read it.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
 				configOptions: [
@@ -334,6 +335,9 @@ export const suites = [
 			mkdirSync(join(workspace, 'src'), { recursive: true });
 			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
 			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+			// A TypeScript project: the built-in TypeScript extension finds its symbols for @-mentions.
+			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
+			writeFileSync(join(workspace, 'src', 'shapes.ts'), 'export interface Circle {\n\tradius: number;\n}\n\nexport function circleArea(circle: Circle): number {\n\tconst r = circle.radius;\n\treturn Math.PI * r * r;\n}\n');
 		},
 	},
 	{

@@ -6,6 +6,8 @@
 //   trust       true: Workspace Trust on and the folder untrusted (default: trust off)
 //   settings    (ctx) => extra user settings (merged over the shared agent definitions)
 //   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
+//   folders     folder names: VS Code opens a multi-root workspace of these folders (made in the workspace
+//               folder, in this order) through a .code-workspace file there, instead of the folder itself
 //   bench       true: a benchmark, run only when named with --suite
 //   vsix        true: VS Code loads the packaged extension (the .vsix, unpacked) instead of this repository
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
@@ -368,6 +370,16 @@ export const suites = [
 				}),
 			},
 		}),
+	},
+	{
+		// A new chat in a multi-root workspace: the folder it runs in, picked with the keyboard, or none.
+		name: 'chat-folders',
+		folders: ['api', 'web app'],
+		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'api', 'server.ts'), 'export const port = 8080;\n');
+			writeFileSync(join(workspace, 'web app', 'index.html'), '<!doctype html>\n');
+		},
 	},
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.

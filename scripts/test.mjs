@@ -139,6 +139,8 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			// Spaces in the path on purpose: every path the extension handles must survive them.
 			const workspace = join(scratch, 'workspace with space');
 			mkdirSync(workspace, { recursive: true });
+			// A suite with `folders` opens a multi-root workspace: those folders in `workspace`, listed in a .code-workspace file beside them.
+			const opened = suite.folders ? multiRootWorkspace(workspace, suite.folders) : workspace;
 			suite.prepare?.(workspace, ctx);
 			const extra = suite.settings?.({ ...ctx, workspace }) ?? {};
 			// No suite reaches the real ACP Registry (these machines have no internet): off unless a suite points it somewhere.
@@ -155,7 +157,7 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 						target,
 						extensionDevelopmentPath: suite.vsix ? await fromVsix() : root,
 						extensionTestsPath: join(root, 'out', 'test', 'vscode', 'suite', 'index.js'),
-						workspace,
+						workspace: opened,
 						workspaceTrust: suite.trust ?? false,
 						profileDir: phases > 1 ? join(scratch, 'profile') : undefined,
 						userSettings,
@@ -189,6 +191,16 @@ if (tiers.includes('start') && !electron) {
 	const count = (word) => (out.match(new RegExp(`\\] ${word} `, 'g')) ?? []).length;
 	const failing = [...out.matchAll(/\] FAIL (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
 	record('start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code, failing);
+}
+
+/** Makes `folders` in `dir` and a .code-workspace file there that lists them, in that order; returns the file's path. */
+function multiRootWorkspace(dir, folders) {
+	for (const folder of folders) {
+		mkdirSync(join(dir, folder), { recursive: true });
+	}
+	const file = join(dir, 'folders.code-workspace');
+	writeFileSync(file, `${JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, '\t')}\n`);
+	return file;
 }
 
 /** Packages the extension as a .vsix (as `npm run package` does) and unpacks its extension/ folder. */

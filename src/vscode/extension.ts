@@ -162,9 +162,10 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 function registerChatCommands(controller: ChatController, view: ChatViewProvider, log: ExtensionLog): vscode.Disposable[] {
 	return [
 		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
+		// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
+		// the focus, which closes the question.
 		vscode.commands.registerCommand('agentLink.chat.new', async (agentName?: unknown) => {
 			try {
-				await view.reveal();
 				const key = await controller.newChat(typeof agentName === 'string' ? { agentName } : {});
 				if (key !== undefined) {
 					await controller.showTab(key);

@@ -6,6 +6,8 @@
 //   trust       true: Workspace Trust on and the folder untrusted (default: trust off)
 //   settings    (ctx) => extra user settings (merged over the shared agent definitions)
 //   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
+//   folders     folder names: VS Code opens a multi-root workspace of these folders (made in the workspace
+//               folder, in this order) through a .code-workspace file there, instead of the folder itself
 //   bench       true: a benchmark, run only when named with --suite
 //   vsix        true: VS Code loads the packaged extension (the .vsix, unpacked) instead of this repository
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
@@ -135,6 +137,7 @@ function chatPanelAgents(ctx) {
 			chatTurn: [text('The key works.')],
 		}),
 		'Chat Prompt Sign-in': ctx.fixtureAgent('well-behaved.mjs', { promptAuthRequired: true, authMethods: [{ id: 'login', name: 'Log in' }], chatTurn: [text('Now I can answer.')] }),
+		'Chat Context': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { embeddedContext: true } }, chatTurn: [text('Read it.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
 				configOptions: [
@@ -352,6 +355,9 @@ export const suites = [
 			mkdirSync(join(workspace, 'src'), { recursive: true });
 			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
 			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
+			// A TypeScript project: the built-in TypeScript extension finds its symbols for @-mentions.
+			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
+			writeFileSync(join(workspace, 'src', 'shapes.ts'), 'export interface Circle {\n\tradius: number;\n}\n\nexport function circleArea(circle: Circle): number {\n\tconst r = circle.radius;\n\treturn Math.PI * r * r;\n}\n');
 		},
 	},
 	{
@@ -382,6 +388,16 @@ export const suites = [
 				}),
 			},
 		}),
+	},
+	{
+		// A new chat in a multi-root workspace: the folder it runs in, picked with the keyboard, or none.
+		name: 'chat-folders',
+		folders: ['api', 'web app'],
+		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'api', 'server.ts'), 'export const port = 8080;\n');
+			writeFileSync(join(workspace, 'web app', 'index.html'), '<!doctype html>\n');
+		},
 	},
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.

@@ -17,6 +17,11 @@
 //   {webviewClick: selector, text?}         a mouse click on the first match in those pages
 //   {webviewPasteImage: true}               pastes a 1×1 PNG (a fixed image) into the focused element of
 //                                           the page whose document has the focus, as a clipboard paste
+//   {webviewDrop: selector, file: {name, mimeType, base64}, shift?: true}  drops a file on the first match
+//                                           in those pages as the browser does for a file dragged in from
+//                                           outside: dragenter, dragover, and drop if dragover was cancelled,
+//                                           each with a DataTransfer holding the file (and Shift held, with
+//                                           `shift`); returns whether the drop was fired
 //   {webviewAudit: true}                    what in those pages could run: script elements, frames,
 //                                           objects and embeds, style elements, event-handler
 //                                           attributes, javascript: URLs (each with a short
@@ -124,6 +129,30 @@ export async function startBridge(getPage) {
         if (pasted) return { pasted: true };
       }
       throw new Error('no focused chat page to paste into');
+    }
+    if (typeof request.webviewDrop === 'string') {
+      const file = request.file;
+      if (typeof file?.name !== 'string' || typeof file.mimeType !== 'string' || typeof file.base64 !== 'string') throw new Error('webviewDrop needs file: {name, mimeType, base64}');
+      for (const frame of await webviewFrames(page)) {
+        const result = await frame.evaluate(({ selector, name, mimeType, base64, shiftKey }) => {
+          const target = document.querySelector(selector);
+          if (!target) return undefined;
+          const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+          const data = new DataTransfer();
+          data.items.add(new File([bytes], name, { type: mimeType }));
+          const box = target.getBoundingClientRect();
+          const at = { clientX: box.left + box.width / 2, clientY: box.top + box.height / 2 };
+          // dispatchEvent is false when a listener cancelled the event.
+          const fire = (type) => !target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true, composed: true, shiftKey, ...at }));
+          fire('dragenter');
+          // A browser drops only where the last dragover was cancelled.
+          if (!fire('dragover')) return { dropped: false };
+          fire('drop');
+          return { dropped: true };
+        }, { selector: request.webviewDrop, name: file.name, mimeType: file.mimeType, base64: file.base64, shiftKey: request.shift === true });
+        if (result) return result;
+      }
+      throw new Error(`nothing matches ${request.webviewDrop} in the webview pages`);
     }
     if (request.webviewAudit === true) {
       const findings = [];

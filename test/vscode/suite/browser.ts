@@ -90,6 +90,16 @@ export async function webviewPasteImage(): Promise<void> {
 	await call({ webviewPasteImage: true });
 }
 
+/**
+ * Drops a file on the first element matching `selector` in the chat's webview pages, as the browser
+ * does for a file dragged in from outside (dragenter, dragover, drop), with Shift held if `shift`:
+ * VS Code lets a drag from outside reach a webview only while Shift is held (without it, the
+ * workbench takes the drag and the page gets no pointer events until it ends).
+ */
+export async function webviewDrop(selector: string, file: { name: string; mimeType: string; base64: string }, options: { shift?: boolean } = {}): Promise<{ dropped: boolean }> {
+	return call({ webviewDrop: selector, file, ...(options.shift ? { shift: true } : {}) });
+}
+
 /** How many elements match `selector` inside the chat's webview pages, with their text (a form control's value). */
 export async function webviewQuery(selector: string): Promise<{ count: number; texts: string[] }> {
 	const result = await call<{ count: number; texts?: string[] }>({ webviewCount: selector, text: true });

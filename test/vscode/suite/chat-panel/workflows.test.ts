@@ -1,13 +1,14 @@
 // More of what a person does in the chat, through the browser: attachments (the active selection,
-// an @-mentioned file), Shift+Enter, history, copy and insert at cursor, opening a tool call's file,
-// a config option changed by keyboard, notifications while the chat is hidden, and the page's state
-// surviving the view being hidden and shown.
+// an @-mentioned file or symbol, a pasted or dropped image), Shift+Enter, history, copy and insert
+// at cursor, opening a tool call's file, a config option changed by keyboard, notifications while
+// the chat is hidden, and the page's state surviving the view being hidden and shown.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, hasBrowser, press, query, screenshot, type, waitFor, webviewAudit, webviewClick, webviewPasteImage, webviewQuery } from '../browser';
+import { click, hasBrowser, press, query, screenshot, type, waitFor, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
 import { api, waitForState, waitUntil } from '../util';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -15,6 +16,16 @@ const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatCont
 const inputValue = async () => (await webviewQuery('textarea.prompt-input')).texts[0];
 const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
 const idle = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle';
+const chips = async () => (await webviewQuery('.composer .chips .chip')).texts.map((t) => t.trim());
+const any = z.unknown();
+
+/** The prompts the tab's agent received for the tab's session (the fixture agent records every message). */
+async function promptsReceived(a: AgentLinkApi, key: string): Promise<unknown[][]> {
+	const session = a.chatController.tab(key)?.session;
+	assert.ok(session?.agent && session.sessionId, `the session of ${key}`);
+	const received = (await session.agent.handle.connection.sendRequest('_test/received', {}, any)) as { method: string; params: { sessionId?: string; prompt?: unknown[] } }[];
+	return received.filter((m) => m.method === 'session/prompt' && m.params.sessionId === session.sessionId).map((m) => m.params.prompt ?? []);
+}
 
 async function openChat(a: AgentLinkApi, agent: string): Promise<string> {
 	const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
@@ -117,6 +128,50 @@ describe('chat panel: workflows', function () {
 		await a.chatController.closeTab(key);
 	});
 
+	it('@-mentions a workspace symbol from the keyboard: its lines embedded for an agent that takes context, a link for one that does not', async function () {
+		this.timeout(240_000);
+		const shapes = vscode.Uri.file(path.join(folder(), 'src', 'shapes.ts'));
+		// The symbols come from the TypeScript extension, once its server has the project: open a file of it and wait for the symbol.
+		const document = await vscode.workspace.openTextDocument(shapes);
+		await vscode.window.showTextDocument(document, { preview: false });
+		let symbol: vscode.SymbolInformation | undefined;
+		await waitUntil(
+			async () => {
+				const found = await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', 'circleArea');
+				symbol = (found ?? []).find((s) => s.name.startsWith('circleArea') && s.location.uri.fsPath === shapes.fsPath);
+				return symbol !== undefined;
+			},
+			150_000,
+			'the TypeScript server',
+		);
+		// As the language extension names it (TypeScript's: `circleArea()`); the whole declaration, lines 5 to 8.
+		const name = symbol!.name;
+		assert.deepEqual([symbol!.location.range.start.line, symbol!.location.range.end.line], [4, 7], 'the declaration spans lines 5-8');
+		const lines = 'export function circleArea(circle: Circle): number {\n\tconst r = circle.radius;\n\treturn Math.PI * r * r;\n}\n';
+		const link = shapes.with({ fragment: 'L5-8' }).toString();
+
+		for (const [agent, expected] of [
+			['Chat Context', { type: 'resource', resource: { uri: link, text: lines, mimeType: 'text/plain' } }],
+			['Fixture Agent', { type: 'resource_link', uri: link, name }],
+		] as const) {
+			const key = await openChat(a, agent);
+			await type('@circleArea', 20);
+			// Every query from `circleA` on finds this symbol alone (no file path holds those letters in order), so Enter picks it whichever answer is drawn.
+			await waitFor(async () => (await webviewQuery('.suggestions .suggestion-label')).texts.join('|') === name, 'the symbol offered, alone', 30_000);
+			assert.deepEqual((await webviewQuery('.suggestions .suggestion-detail')).texts, ['Function · src/shapes.ts:5']);
+			await press('Enter');
+			await waitFor(async () => (await chips()).includes(`${name}:5-8`), 'the symbol attached, with its lines');
+			assert.equal(await inputValue(), '', 'the @-mention gave way to the chip');
+			await waitFor(async () => (await webviewQuery('.suggestions:not([hidden])')).count === 0, 'the suggestions closed');
+			await type('what does this do?', 10);
+			await press('Enter');
+			await waitUntil(() => idle(a, key) && entriesOf(a, key).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+			assert.deepEqual(await promptsReceived(a, key), [[{ type: 'text', text: 'what does this do?' }, expected]], `what ${agent} received`);
+			await a.chatController.closeTab(key);
+		}
+		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+	});
+
 	it('rejects a permission from the keyboard (Tab to Reject, Enter), and the agent hears it', async () => {
 		const key = await openChat(a, 'Chat Showcase');
 		await type('try it', 10);
@@ -212,6 +267,32 @@ describe('chat panel: workflows', function () {
 		await waitUntil(() => idle(a, without) && entriesOf(a, without).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
 		const plain = entriesOf(a, without).find((e) => e.kind === 'user');
 		assert.deepEqual(plain?.kind === 'user' ? plain.blocks.map((b) => b.type) : [], ['text'], 'sent without the image');
+		await a.chatController.closeTab(without);
+	});
+
+	it('sends a dropped image to an agent that takes images, and says so to one that does not', async () => {
+		const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+		const drop = async () => {
+			// With Shift held, as VS Code wants for a drop into any webview (without it, the workbench takes the drag).
+			assert.deepEqual(await webviewDrop('textarea.prompt-input', { name: 'dropped.png', mimeType: 'image/png', base64: png }, { shift: true }), { dropped: true });
+			await waitFor(async () => (await chips()).includes('dropped.png'), 'the image attached');
+		};
+		const withImages = await openChat(a, 'Chat Images');
+		await drop();
+		await type('what is this?', 10);
+		// The mouse reaches the page after the drop (VS Code blocks it while a drag the workbench took is on).
+		await webviewClick('.composer button.send');
+		await waitUntil(() => idle(a, withImages) && entriesOf(a, withImages).some((e) => e.kind === 'turn_end'), 10_000, 'the turn');
+		assert.deepEqual(await promptsReceived(a, withImages), [[{ type: 'text', text: 'what is this?' }, { type: 'image', mimeType: 'image/png', data: png }]], 'the image, as dropped');
+		await a.chatController.closeTab(withImages);
+
+		const without = await openChat(a, 'Chat Slow A');
+		await drop();
+		await type('and this?', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.page-notice')).texts.some((t) => t.includes('does not accept images')), 'the notice');
+		await waitUntil(() => idle(a, without) && entriesOf(a, without).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
+		assert.deepEqual(await promptsReceived(a, without), [[{ type: 'text', text: 'and this?' }]], 'sent without the image');
 		await a.chatController.closeTab(without);
 	});
 

@@ -1,0 +1,105 @@
+// A new chat in a multi-root workspace (two folders, opened from a .code-workspace file): New Chat
+// asks which folder the agent works in; the one picked with the keyboard is session/new's cwd, and
+// dismissing the question opens no chat.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { QUICK_ROWS, hasBrowser, press, query, runFromPalette, screenshot, waitFor, webviewQuery } from '../browser';
+import { api, waitForState, waitUntil } from '../util';
+
+const any = z.unknown();
+const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
+
+/** The folder question: shown, listing both folders, its input holding the keyboard (keys pressed before that go elsewhere). */
+async function folderQuestion(): Promise<void> {
+	await waitFor(async () => {
+		const rows = (await query(QUICK_ROWS, { visible: true })).texts;
+		return rows.length === 2 && rows[0]!.includes('api') && rows[1]!.includes('web app');
+	}, 'the folder question with both folders', 30_000);
+	await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+}
+
+const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
+
+const questionGone = async () => (await query('.quick-input-widget', { visible: true })).count === 0;
+
+/** The lines of `after` that came after `before` (the recent log is a ring: once full, old lines leave as new ones come). */
+function newLines(before: readonly string[], after: readonly string[]): readonly string[] {
+	for (let dropped = 0; dropped <= before.length; dropped++) {
+		const kept = before.slice(dropped);
+		if (kept.every((line, i) => after[i] === line)) {
+			return after.slice(kept.length);
+		}
+	}
+	return after;
+}
+
+describe('chat: the folder of a new chat in a multi-root workspace', function () {
+	this.timeout(120_000);
+	let a: AgentLinkApi;
+
+	before(async function () {
+		if (!hasBrowser()) {
+			this.skip();
+		}
+		a = await api();
+		await waitForState(a, (s) => s.kind === 'ready');
+		assert.deepEqual(
+			vscode.workspace.workspaceFolders?.map((f) => f.name),
+			['api', 'web app'],
+			'a workspace of two folders',
+		);
+	});
+
+	afterEach(async function () {
+		if (this.currentTest?.state === 'failed') {
+			if (process.env.AGENT_LINK_SCREENSHOT_DIR) {
+				await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, `folders-failed-${this.currentTest.title.slice(0, 16).replace(/\W+/g, '-')}.png`)).catch(() => {});
+			}
+			console.log('log:', a.recentLog().slice(-25).join('\n'));
+			console.log('quick input:', JSON.stringify(await query(QUICK_ROWS)), 'notifications:', JSON.stringify(await query(NOTIFICATIONS)));
+		}
+	});
+
+	it('New Chat asks which folder; the second, picked with the keyboard, is the cwd the agent gets', async () => {
+		const second = vscode.workspace.workspaceFolders![1]!.uri.fsPath;
+		const before = a.chatController.tabKeys.length;
+		await runFromPalette('Agent Link: New Chat');
+		await folderQuestion();
+		await press('ArrowDown');
+		await waitFor(async () => (await query(`${QUICK_ROWS}.focused`, { visible: true })).texts.some((t) => t.includes('web app')), 'the second folder chosen');
+		await press('Enter');
+		await waitUntil(() => a.chatController.tabKeys.length === before + 1, 15_000, 'a chat');
+		const key = a.chatController.tabKeys[a.chatController.tabKeys.length - 1]!;
+		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
+		const session = a.chatController.tab(key)!.session!;
+		assert.equal(session.cwd, second, "the chat's folder");
+		const received = (await session.agent!.handle.connection.sendRequest('_test/received', {}, any)) as { method: string; params: { cwd?: string } }[];
+		assert.equal(received.filter((m) => m.method === 'session/new').at(-1)?.params.cwd, second, 'session/new got the picked folder as cwd');
+		await waitFor(inputFocused, "the new chat's input focused");
+		await a.chatController.closeTab(key);
+	});
+
+	it('with a chat on screen, the question stays until answered; Escape dismisses it: no chat, no error', async () => {
+		// A chat in the first folder, shown, its input holding the keyboard (showing the chat again must not take the focus from the question).
+		const open = await a.chatController.newChat({ agentName: 'Fixture Agent', cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath });
+		assert.ok(open);
+		await a.chatController.showTab(open);
+		await waitFor(inputFocused, 'the chat input focused');
+		const before = a.chatController.tabKeys.length;
+		const logged = a.recentLog();
+		// Run as the palette does, but awaited here, so the test knows when the command has finished.
+		const result = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new');
+		await folderQuestion();
+		await press('Escape');
+		assert.equal(await result, undefined, 'no chat key');
+		await waitFor(questionGone, 'the question gone');
+		assert.equal(a.chatController.tabKeys.length, before, 'no chat opened');
+		const errors = newLines(logged, a.recentLog()).filter((l) => l.startsWith('[error]') || l.startsWith('[warn]'));
+		assert.deepEqual(errors, [], 'nothing went wrong in the log');
+		assert.deepEqual((await query(NOTIFICATIONS)).texts.filter((t) => t.includes('Agent Link')), [], 'no notification from Agent Link');
+		await a.chatController.closeTab(open);
+	});
+});

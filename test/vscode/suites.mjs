@@ -52,6 +52,10 @@ function nesContextAgents(ctx) {
 }
 
 /** The chat panel's scripted agents. */
+/** The file the review test's agent edits: twelve lines; the agent changes lines 2, 6 and 10. */
+export const LEDGER = Array.from({ length: 12 }, (_, i) => `entry ${i + 1}: ${(i + 1) * 10}\n`).join('');
+export const LEDGER_EDITED = LEDGER.replace('entry 2: 20', 'entry 2: 25').replace('entry 6: 60', 'entry 6: 65').replace('entry 10: 100', 'entry 10: 105');
+
 function chatPanelAgents(ctx) {
 	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 	return {
@@ -137,6 +141,22 @@ function chatPanelAgents(ctx) {
 			chatTurn: [text('The key works.')],
 		}),
 		'Chat Prompt Sign-in': ctx.fixtureAgent('well-behaved.mjs', { promptAuthRequired: true, authMethods: [{ id: 'login', name: 'Log in' }], chatTurn: [text('Now I can answer.')] }),
+		// Review (review.test.ts): the agent changes three separate lines of src/ledger.txt.
+		'Chat Writer': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{
+					sessionUpdate: 'tool_call',
+					toolCallId: 'w1',
+					title: 'Edit src/ledger.txt',
+					kind: 'edit',
+					status: 'in_progress',
+					content: [{ type: 'diff', path: join(ctx.workspace, 'src', 'ledger.txt'), oldText: LEDGER, newText: LEDGER_EDITED }],
+				},
+				{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'src', 'ledger.txt'), content: LEDGER_EDITED } } },
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'w1', status: 'completed' },
+				text('Changed three entries.'),
+			],
+		}),
 		'Chat Context': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { embeddedContext: true } }, chatTurn: [text('Read it.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
@@ -354,6 +374,7 @@ export const suites = [
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });
 			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
+			writeFileSync(join(workspace, 'src', 'ledger.txt'), LEDGER);
 			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
 			// A TypeScript project: the built-in TypeScript extension finds its symbols for @-mentions.
 			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));

@@ -3,9 +3,9 @@
  * change not yet kept (its baseline), until the user keeps or undoes the change.
  *
  * - the chat lists the changed files with lines added and removed (per chat that changed them);
- * - **Review** opens VS Code's diff editor, baseline against the file as it is now, with Keep and
- *   Undo above each changed block (CodeLens) and for the whole file; the same commands work on the
- *   block at the cursor from the palette;
+ * - **Review** opens VS Code's diff editor, baseline against the file as it is now; Keep and Undo
+ *   of the block at the cursor and of the whole file are in its title bar and the palette (and
+ *   above each block, as CodeLens, in a plain editor of the file);
  * - undoing a block edits the document (itself undoable) and leaves the other blocks in place;
  *   keeping one moves it into the baseline;
  * - changed lines are marked in every editor showing the file until they are kept.
@@ -68,6 +68,7 @@ export class AgentChanges implements vscode.Disposable {
 			vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensEmitter.event, provideCodeLenses: (document) => this.lenses(document) }),
 			vscode.workspace.onDidChangeTextDocument((e) => this.entries.has(e.document.uri.toString()) && this.refreshSoon()),
 			vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
+			vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
 			vscode.commands.registerCommand('agentLink.review.keepHunk', (uri?: vscode.Uri, index?: number) => this.onHunk('keep', uri, index)),
 			vscode.commands.registerCommand('agentLink.review.undoHunk', (uri?: vscode.Uri, index?: number) => this.onHunk('undo', uri, index)),
 			vscode.commands.registerCommand('agentLink.review.keepFile', (uri?: vscode.Uri) => this.onFile('keep', uri)),
@@ -291,9 +292,22 @@ export class AgentChanges implements vscode.Disposable {
 			}
 			this.lensEmitter.fire();
 			this.decorate();
+			this.updateContext();
 			this.changeEmitter.fire();
 		}, 30);
 	}
+
+	/** `agentLink.review.hasChanges`: the active editor's file has agent changes (the editor title's Keep and Undo; diff editors show no CodeLens by default). */
+	private updateContext(): void {
+		const uri = vscode.window.activeTextEditor?.document.uri;
+		const has = uri !== undefined && this.entries.has(uri.toString());
+		if (has !== this.contextValue) {
+			this.contextValue = has;
+			void vscode.commands.executeCommand('setContext', 'agentLink.review.hasChanges', has);
+		}
+	}
+
+	private contextValue: boolean | undefined;
 
 	/** Marks the changed lines in every editor showing a changed file. */
 	private decorate(): void {

@@ -219,7 +219,9 @@ describe('chat panel: workflows', function () {
 		// Tab from the input: the paperclip, then the mode dropdown; ArrowUp picks Ask.
 		await vscode.commands.executeCommand('agentLink.chat.focus');
 		await waitFor(inputFocused, 'the input');
-		await press('Tab', 'Tab', 'ArrowUp');
+		await press('Tab', 'Tab');
+		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]:focus')).count === 1, 'the mode dropdown focused');
+		await press('ArrowUp');
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.modes?.currentModeId === 'ask', 10_000, 'session/set_mode');
 		await a.chatController.closeTab(key);
 	});

@@ -46,6 +46,8 @@ export interface AgentLinkApi {
 	readonly chat: ChatSessionManager;
 	/** The chat panel's host: its tabs and what the pages draw. */
 	readonly chatController: ChatController;
+	/** The agents' file changes awaiting review. */
+	readonly agentChanges: AgentChanges;
 	/** The chat view and chats in editors. */
 	readonly chatView: ChatViewProvider;
 	/** Agents from the ACP Registry. */
@@ -150,6 +152,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		editorState,
 		chat,
 		chatController,
+		agentChanges,
 		chatView,
 		registry,
 		nesController,

@@ -390,6 +390,12 @@ export const suites = [
 		},
 	},
 	{
+		// Review of an agent's changes to a 5 000-line file with 200 changed blocks: the diff editor open.
+		name: 'bench-review',
+		bench: true,
+		settings: () => ({}),
+	},
+	{
 		// The chat page under load: 20 000 streamed chunks, a 2 000-message transcript scrolled.
 		name: 'bench-chat',
 		bench: true,

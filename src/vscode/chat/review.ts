@@ -13,7 +13,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { applyHunk, lineHunks, lineStats, smallestEdit, type Hunk } from '../../common/fsWrite';
+import { applyHunk, lineHunks, smallestEdit, type Hunk } from '../../common/fsWrite';
 import { errorMessage } from '../../common/log';
 import type { ExtensionLog } from '../log';
 import type { AgentWrite } from './fileAccess';
@@ -36,6 +36,19 @@ interface Entry {
 	baseline: string | undefined;
 	/** The chats (keys) whose agents changed it. */
 	readonly owners: Set<string>;
+	/** The blocks of the open document at a version, against this baseline (CodeLens, decorations and the commands ask often). */
+	cache?: { readonly version: number; readonly baseline: string | undefined; readonly hunks: Hunk[] };
+}
+
+/** The blocks of `document` against `entry`'s baseline, computed once per document version. */
+function hunksOf(entry: Entry, document: vscode.TextDocument): Hunk[] {
+	const cache = entry.cache;
+	if (cache && cache.version === document.version && cache.baseline === entry.baseline) {
+		return cache.hunks;
+	}
+	const hunks = lineHunks(entry.baseline ?? '', document.getText());
+	entry.cache = { version: document.version, baseline: entry.baseline, hunks };
+	return hunks;
 }
 
 export class AgentChanges implements vscode.Disposable {
@@ -95,9 +108,10 @@ export class AgentChanges implements vscode.Disposable {
 			if (!entry.owners.has(owner)) {
 				continue;
 			}
-			const current = await currentText(entry.uri);
-			const stats = lineStats(entry.baseline ?? '', current ?? '');
-			files.push({ uri: entry.uri, path: entry.uri.fsPath, ...stats, created: entry.baseline === undefined });
+			const hunks = await this.hunks(entry.uri);
+			const added = hunks.reduce((n, h) => n + h.after.length, 0);
+			const removed = hunks.reduce((n, h) => n + h.before.length, 0);
+			files.push({ uri: entry.uri, path: entry.uri.fsPath, added, removed, created: entry.baseline === undefined });
 		}
 		return files.sort((a, b) => a.path.localeCompare(b.path));
 	}
@@ -162,7 +176,11 @@ export class AgentChanges implements vscode.Disposable {
 	/** The changed blocks of `uri`: its baseline against its text now. */
 	async hunks(uri: vscode.Uri): Promise<Hunk[]> {
 		const entry = this.entries.get(uri.toString());
-		return entry ? lineHunks(entry.baseline ?? '', (await currentText(uri)) ?? '') : [];
+		if (!entry) {
+			return [];
+		}
+		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+		return open ? hunksOf(entry, open) : lineHunks(entry.baseline ?? '', (await currentText(uri)) ?? '');
 	}
 
 	/** Keeps block `index` of `uri` (it joins the baseline). */
@@ -263,7 +281,7 @@ export class AgentChanges implements vscode.Disposable {
 		if (!entry) {
 			return [];
 		}
-		const hunks = lineHunks(entry.baseline ?? '', document.getText());
+		const hunks = hunksOf(entry, document);
 		const top = new vscode.Range(0, 0, 0, 0);
 		const lenses = [
 			new vscode.CodeLens(top, { title: `$(check) Keep all ${hunks.length} agent change${hunks.length === 1 ? '' : 's'}`, command: 'agentLink.review.keepFile', arguments: [document.uri] }),
@@ -314,7 +332,7 @@ export class AgentChanges implements vscode.Disposable {
 		for (const editor of vscode.window.visibleTextEditors) {
 			const entry = editor.document.uri.scheme === 'file' ? this.entries.get(editor.document.uri.toString()) : undefined;
 			const ranges = entry
-				? lineHunks(entry.baseline ?? '', editor.document.getText())
+				? hunksOf(entry, editor.document)
 						.filter((h) => h.after.length > 0)
 						.map((h) => new vscode.Range(h.afterStart, 0, h.afterStart + h.after.length - 1, 0))
 				: [];

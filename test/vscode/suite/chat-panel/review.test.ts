@@ -89,6 +89,24 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		assert.equal(text(), EDITED);
 	});
 
+	it('follow mode shows the file the agent edits as it happens, the focus staying in the chat', async () => {
+		fs.writeFileSync(ledger(), LEDGER);
+		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
+		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
+		await webviewClick('.follow');
+		await waitFor(async () => (await webviewQuery('.follow[aria-pressed="true"]')).count === 1, 'follow on');
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');
+		assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()));
+		await type('follow along', 10);
+		await press('Enter');
+		await waitUntil(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()), 15_000, 'the edited file shown');
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 15_000, 'the turn');
+		assert.ok(await focused('textarea.prompt-input'), 'the focus still in the chat');
+		await a.chatController.closeTab(key);
+		await vscode.commands.executeCommand('agentLink.review.undoFile', vscode.Uri.file(ledger()));
+	});
+
 	it('opens the same review from the diff in the tool call, and Undo all there puts the file back', async () => {
 		fs.writeFileSync(ledger(), LEDGER);
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;

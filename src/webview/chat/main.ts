@@ -50,14 +50,13 @@ class ChatPage {
 	private readonly signIn = h('section', { class: 'sign-in', attrs: { hidden: true, 'aria-labelledby': 'sign-in-title' } });
 	/** The files this chat's agent changed, above the input: review, keep or undo each, or all. */
 	private readonly changes = h('section', { class: 'changes', attrs: { hidden: true, 'aria-label': 'Files the agent changed' } });
-	private changesShown: string | undefined;
+	/** What each redrawn section shows now (redrawSection). */
+	private readonly drawn = new Map<HTMLElement, string | undefined>();
 	private readonly followButton = h('button', {
 		class: 'icon-button follow',
 		attrs: { type: 'button', title: 'Follow the agent: show each file it reads or edits', 'aria-label': 'Follow the agent', 'aria-pressed': 'false' },
 		on: { click: () => this.toggleFollow() },
 	});
-	/** What the sign-in card shows (tab and methods), so a state that changed nothing there keeps its focus. */
-	private signInShown: string | undefined;
 	private readonly notices = h('div', { class: 'page-notices', attrs: { 'aria-live': 'assertive' } });
 	private readonly composer: Composer;
 	private readonly empty: HTMLElement;
@@ -481,20 +480,11 @@ class ChatPage {
 	/** The changed files above the input: name (opens the review), lines added and removed, keep and undo; keep all and undo all. */
 	private renderChanges(tab: Tab | undefined): void {
 		const files = tab?.changes ?? [];
-		const shown = tab && files.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(files)}` : undefined;
-		if (shown === this.changesShown) {
-			return;
-		}
-		this.changesShown = shown;
-		const hadFocus = this.changes.contains(document.activeElement);
-		this.changes.hidden = shown === undefined;
-		this.changes.replaceChildren();
-		if (!tab || shown === undefined) {
-			if (hadFocus) {
-				this.composer.focus();
-			}
-			return;
-		}
+		const signature = tab && files.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(files)}` : undefined;
+		this.redrawSection(this.changes, signature, { focus: '.changed-file-name', always: false }, () => tab && this.drawChanges(tab, files));
+	}
+
+	private drawChanges(tab: Tab, files: NonNullable<Tab['changes']>): void {
 		const sessionKey = tab.sessionKey;
 		const iconButton = (name: string, label: string, click: () => void) => h('button', { class: 'icon-button small', attrs: { type: 'button', title: label, 'aria-label': label }, on: { click } }, icon(name));
 		this.changes.append(
@@ -521,28 +511,41 @@ class ChatPage {
 				),
 			),
 		);
-		if (hadFocus) {
-			this.changes.querySelector<HTMLElement>('.changed-file-name')?.focus();
-		}
 	}
 
 	/** The sign-in card: a button per method the agent offers, and Not now; the first button takes focus. */
 	private renderSignIn(tab: Tab | undefined): void {
 		const methods = tab?.state === 'auth_required' ? (tab.authMethods ?? []) : [];
-		const shown = tab && methods.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(methods)}` : undefined;
-		if (shown === this.signInShown) {
+		const signature = tab && methods.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(methods)}` : undefined;
+		this.redrawSection(this.signIn, signature, { focus: 'button', always: true }, () => tab && this.drawSignIn(tab, methods));
+	}
+
+	/**
+	 * Draws `section` again only when what it shows (`signature`) changed, so a state that changed
+	 * nothing there keeps its focus; undefined hides it. The focus goes to `focus` inside it when it
+	 * had the focus (or `always`), and to the input when it empties with the focus in it.
+	 */
+	private redrawSection(section: HTMLElement, signature: string | undefined, focus: { readonly focus: string; readonly always: boolean }, draw: () => void): void {
+		if (this.drawn.get(section) === signature) {
 			return;
 		}
-		this.signInShown = shown;
-		const hadFocus = this.signIn.contains(document.activeElement);
-		this.signIn.hidden = shown === undefined;
-		this.signIn.replaceChildren();
-		if (!tab || shown === undefined) {
+		this.drawn.set(section, signature);
+		const hadFocus = section.contains(document.activeElement);
+		section.hidden = signature === undefined;
+		section.replaceChildren();
+		if (signature === undefined) {
 			if (hadFocus) {
-				this.composer.focus(); // signed in (or not now): on to the prompt
+				this.composer.focus();
 			}
 			return;
 		}
+		draw();
+		if (hadFocus || focus.always) {
+			section.querySelector<HTMLElement>(focus.focus)?.focus();
+		}
+	}
+
+	private drawSignIn(tab: Tab, methods: NonNullable<Tab['authMethods']>): void {
 		const sessionKey = tab.sessionKey;
 		const buttons = methods.map((method, index) =>
 			h(
@@ -567,7 +570,6 @@ class ChatPage {
 			h('ul', { class: 'sign-in-methods' }, ...buttons),
 			h('button', { class: 'link-button sign-in-dismiss', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.dismissSignIn, { sessionKey }) } }, 'Not now'),
 		);
-		this.signIn.querySelector('button')?.focus();
 	}
 
 	private save(): void {

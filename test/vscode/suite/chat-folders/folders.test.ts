@@ -2,12 +2,11 @@
 // asks which folder the agent works in; the one picked with the keyboard is session/new's cwd, and
 // dismissing the question opens no chat.
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { QUICK_ROWS, hasBrowser, press, query, runFromPalette, screenshot, waitFor, webviewQuery } from '../browser';
-import { api, waitForState, waitUntil } from '../util';
+import { QUICK_ROWS, press, query, runFromPalette, waitFor, webviewQuery } from '../browser';
+import { waitUntil } from '../util';
+import { chatHooks } from '../chatKit';
 
 const any = z.unknown();
 const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
@@ -38,14 +37,11 @@ function newLines(before: readonly string[], after: readonly string[]): readonly
 
 describe('chat: the folder of a new chat in a multi-root workspace', function () {
 	this.timeout(120_000);
-	let a: AgentLinkApi;
+	const chatApi = chatHooks('folders', {
+		onFailure: async () => console.log('quick input:', JSON.stringify(await query(QUICK_ROWS)), 'notifications:', JSON.stringify(await query(NOTIFICATIONS))),
+	});
 
-	before(async function () {
-		if (!hasBrowser()) {
-			this.skip();
-		}
-		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
+	before(() => {
 		assert.deepEqual(
 			vscode.workspace.workspaceFolders?.map((f) => f.name),
 			['api', 'web app'],
@@ -53,17 +49,8 @@ describe('chat: the folder of a new chat in a multi-root workspace', function ()
 		);
 	});
 
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed') {
-			if (process.env.AGENT_LINK_SCREENSHOT_DIR) {
-				await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, `folders-failed-${this.currentTest.title.slice(0, 16).replace(/\W+/g, '-')}.png`)).catch(() => {});
-			}
-			console.log('log:', a.recentLog().slice(-25).join('\n'));
-			console.log('quick input:', JSON.stringify(await query(QUICK_ROWS)), 'notifications:', JSON.stringify(await query(NOTIFICATIONS)));
-		}
-	});
-
 	it('New Chat asks which folder; the second, picked with the keyboard, is the cwd the agent gets', async () => {
+		const a = chatApi();
 		const second = vscode.workspace.workspaceFolders![1]!.uri.fsPath;
 		const before = a.chatController.tabKeys.length;
 		await runFromPalette('Agent Link: New Chat');
@@ -83,6 +70,7 @@ describe('chat: the folder of a new chat in a multi-root workspace', function ()
 	});
 
 	it('with a chat on screen, the question stays until answered; Escape dismisses it: no chat, no error', async () => {
+		const a = chatApi();
 		// A chat in the first folder, shown, its input holding the keyboard (showing the chat again must not take the focus from the question).
 		const open = await a.chatController.newChat({ agentName: 'Fixture Agent', cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath });
 		assert.ok(open);

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, query, runFromPalette, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
-import { api, repoRoot, waitForState, waitUntil } from '../util';
+import { press, query, runFromPalette, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { repoRoot, waitUntil } from '../util';
+import { chatHooks } from '../chatKit';
 
 const LEDGER = Array.from({ length: 12 }, (_, i) => `entry ${i + 1}: ${(i + 1) * 10}\n`).join('');
 const EDITED = LEDGER.replace('entry 2: 20', 'entry 2: 25').replace('entry 6: 60', 'entry 6: 65').replace('entry 10: 100', 'entry 10: 105');
@@ -19,31 +19,17 @@ const counts = async () => (await webviewQuery('.changed-file .changed-lines')).
 
 describe('chat panel: reviewing the agent’s changes', function () {
 	this.timeout(120_000);
-	let a: AgentLinkApi;
+	const chatApi = chatHooks('review');
 	const ledger = () => path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src', 'ledger.txt');
 	const text = () => vscode.workspace.textDocuments.find((d) => d.uri.fsPath === ledger())?.getText() ?? fs.readFileSync(ledger(), 'utf8');
 
-	before(async function () {
-		if (!hasBrowser()) {
-			this.skip();
-		}
-		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
-	});
-
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed') {
-			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir(), `review-failed-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`)).catch(() => {});
-			console.log('log:', a.recentLog().slice(-25).join('\n'));
-		}
-		for (const key of [...a.chatController.tabKeys]) {
-			await a.chatController.closeTab(key);
-		}
+	afterEach(async () => {
 		await vscode.workspace.saveAll(false);
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 	});
 
 	it('undoes one change of the agent’s edit with the keyboard and keeps the others', async () => {
+		const a = chatApi();
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
 		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');
@@ -90,6 +76,7 @@ describe('chat panel: reviewing the agent’s changes', function () {
 	});
 
 	it('follow mode shows the file the agent edits as it happens, the focus staying in the chat', async () => {
+		const a = chatApi();
 		fs.writeFileSync(ledger(), LEDGER);
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
@@ -108,6 +95,7 @@ describe('chat panel: reviewing the agent’s changes', function () {
 	});
 
 	it('opens the same review from the diff in the tool call, and Undo all there puts the file back', async () => {
+		const a = chatApi();
 		fs.writeFileSync(ledger(), LEDGER);
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');

@@ -9,8 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, query, screenshot, type, waitFor, webviewQuery } from '../browser';
-import { api, repoRoot, waitForState, waitUntil } from '../util';
+import { press, query, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { repoRoot, waitUntil } from '../util';
+import { chatHooks } from '../chatKit';
 
 const SECRET = 'fixture-secret-1234';
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -31,27 +32,10 @@ async function newChat(a: AgentLinkApi, agent: string): Promise<string> {
 
 describe('chat panel: signing in', function () {
 	this.timeout(120_000);
-	let a: AgentLinkApi;
-
-	before(async function () {
-		if (!hasBrowser()) {
-			this.skip();
-		}
-		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
-	});
-
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed') {
-			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir(), `signin-failed-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`)).catch(() => {});
-			console.log('log:', a.recentLog().slice(-25).join('\n'));
-		}
-		for (const key of [...a.chatController.tabKeys]) {
-			await a.chatController.closeTab(key);
-		}
-	});
+	const chatApi = chatHooks('signin');
 
 	it('shows the agent’s sign-in methods in the chat; Enter on the first (the agent’s own) signs in and the chat opens', async () => {
+		const a = chatApi();
 		const key = await newChat(a, 'Chat Sign-in');
 		await waitUntil(() => a.chatController.tab(key)?.state === 'auth_required', 20_000, 'the chat asking for a sign-in');
 		await waitFor(async () => (await signInButtons()).length === 3, 'the three methods as buttons');
@@ -73,6 +57,7 @@ describe('chat panel: signing in', function () {
 	});
 
 	it('an env_var method asks for the key in a password box, keeps it in secret storage and starts the agent again with it, and on later starts', async () => {
+		const a = chatApi();
 		const pids = path.join(folder(), '.chat-key-pids');
 		const started = () => (fs.existsSync(pids) ? fs.readFileSync(pids, 'utf8').trim().split('\n').length : 0);
 		const key = await newChat(a, 'Chat Key');
@@ -109,6 +94,7 @@ describe('chat panel: signing in', function () {
 	});
 
 	it('a prompt the agent refuses until sign-in: Not now fails the turn; the next time, signing in sends the prompt again', async () => {
+		const a = chatApi();
 		const key = await newChat(a, 'Chat Prompt Sign-in');
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 20_000, 'the chat');
 		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');

@@ -1,0 +1,41 @@
+// The hooks every chat test through the browser shares: skipped without a browser; the API once
+// the chat agent is ready; on a failure, a screenshot and the end of the log; every chat tab closed
+// after each test.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentLinkApi } from '../../../src/vscode/extension';
+import { hasBrowser, screenshot } from './browser';
+import { api, waitForState } from './util';
+
+/** Registers the hooks in the current `describe`; the returned function gives the API inside tests. */
+export function chatHooks(name: string, options: { readonly closeTabs?: boolean; readonly onFailure?: (a: AgentLinkApi) => Promise<void> } = {}): () => AgentLinkApi {
+	let a: AgentLinkApi | undefined;
+	before(async function () {
+		if (!hasBrowser()) {
+			this.skip();
+		}
+		a = await api();
+		await waitForState(a, (s) => s.kind === 'ready');
+	});
+	afterEach(async function () {
+		if (!a) {
+			return;
+		}
+		if (this.currentTest?.state === 'failed') {
+			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir(), `${name}-failed-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`)).catch(() => {});
+			console.log('log:', a.recentLog().slice(-25).join('\n'));
+			await options.onFailure?.(a);
+		}
+		if (options.closeTabs !== false) {
+			for (const key of [...a.chatController.tabKeys]) {
+				await a.chatController.closeTab(key);
+			}
+		}
+	});
+	return () => {
+		if (!a) {
+			throw new Error('the API is not there yet (before() has not run)');
+		}
+		return a;
+	};
+}

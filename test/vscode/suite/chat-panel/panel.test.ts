@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, runFromPalette, screenshot, type, waitFor, webviewQuery } from '../browser';
-import { api, repoRoot, waitForState, waitUntil } from '../util';
+import { press, runFromPalette, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { repoRoot, waitForState, waitUntil } from '../util';
+import { chatHooks } from '../chatKit';
 
 /** The keybinding of **Focus Chat** (package.json); checked against VS Code's own defaults below. */
 const FOCUS_KEY = 'ctrl+alt+j';
@@ -36,23 +37,10 @@ async function inputFocused(): Promise<boolean> {
 
 describe('chat panel', function () {
 	this.timeout(120_000);
-	let a: AgentLinkApi;
-
-	before(async function () {
-		if (!hasBrowser()) {
-			this.skip();
-		}
-		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
-	});
-
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed') {
-			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir(), `chat-panel-failed-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`)).catch(() => {});
-		}
-	});
+	const chatApi = chatHooks('chat-panel', { closeTabs: false });
 
 	it('runs a full turn with the SDK example agent from the palette, the permission answered by keyboard', async () => {
+		const a = chatApi();
 		await runFromPalette('Agent Link: New Chat');
 		const key = await newTab(a, 0);
 		assert.equal(a.chatController.tab(key)?.session?.agentName, 'SDK Example Agent', 'New Chat uses the chat agent (Select Agent)');
@@ -86,6 +74,7 @@ describe('chat panel', function () {
 	});
 
 	it('runs two chats with two agents streaming side by side while the NES agent keeps its session; closing one leaves the other', async () => {
+		const a = chatApi();
 		await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready');
 		await waitUntil(() => a.nes.current !== undefined, 20_000, 'the NES session');
 		const nesPid = a.nesAgents.pid;
@@ -120,6 +109,7 @@ describe('chat panel', function () {
 	});
 
 	it('stops a turn with Escape: session/cancel, and the turn says it stopped', async () => {
+		const a = chatApi();
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Long');
 		const key = await newTab(a, before);
@@ -136,6 +126,7 @@ describe('chat panel', function () {
 	});
 
 	it('offers the agent config options as dropdowns and its slash commands after /', async () => {
+		const a = chatApi();
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Options');
 		const key = await newTab(a, before);
@@ -154,6 +145,7 @@ describe('chat panel', function () {
 	});
 
 	it('draws thoughts, plans, highlighted code, diffs and usage; the permission prompt answered by Tab and Enter', async () => {
+		const a = chatApi();
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Showcase');
 		const key = await newTab(a, before);

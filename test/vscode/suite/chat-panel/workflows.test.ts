@@ -8,8 +8,9 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, hasBrowser, press, query, screenshot, type, waitFor, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
-import { api, waitForState, waitUntil } from '../util';
+import { click, press, query, type, waitFor, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
+import { waitUntil } from '../util';
+import { chatHooks } from '../chatKit';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
@@ -48,28 +49,18 @@ async function notification(text: string): Promise<boolean> {
 
 describe('chat panel: workflows', function () {
 	this.timeout(120_000);
-	let a: AgentLinkApi;
-
-	before(async function () {
-		if (!hasBrowser()) {
-			this.skip();
-		}
-		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
-	});
-
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed' && process.env.AGENT_LINK_SCREENSHOT_DIR) {
-			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, `workflows-failed-${this.currentTest.title.slice(0, 16).replace(/\W+/g, '-')}.png`)).catch(() => {});
-			console.log('log:', a.recentLog().slice(-25).join('\n'));
+	const chatApi = chatHooks('workflows', {
+		closeTabs: false,
+		onFailure: async (a: AgentLinkApi) => {
 			const last = a.chatController.tabKeys[a.chatController.tabKeys.length - 1];
 			console.log('entries (host):', JSON.stringify(last ? entriesOf(a, last).map((e) => e.kind + (e.kind === 'tool_call' ? `:${e.permission?.state}` : '')) : []));
 			console.log('notifications:', JSON.stringify(await query(NOTIFICATIONS)));
 			console.log('entries:', JSON.stringify(await webviewQuery('.entry')), 'input:', await inputValue(), 'visible:', a.chatController.visible);
-		}
+		},
 	});
 
 	it('attaches the active selection and an @-mentioned file, sends a multi-line prompt, then copies, inserts and opens from the answer', async () => {
+		const a = chatApi();
 		const config = vscode.Uri.file(path.join(folder(), 'src', 'config.json'));
 		const editor = await vscode.window.showTextDocument(config, { preview: false });
 		editor.selection = new vscode.Selection(1, 0, 3, 0);
@@ -130,6 +121,7 @@ describe('chat panel: workflows', function () {
 
 	it('@-mentions a workspace symbol from the keyboard: its lines embedded for an agent that takes context, a link for one that does not', async function () {
 		this.timeout(240_000);
+		const a = chatApi();
 		const shapes = vscode.Uri.file(path.join(folder(), 'src', 'shapes.ts'));
 		// The symbols come from the TypeScript extension, once its server has the project: open a file of it and wait for the symbol.
 		const document = await vscode.workspace.openTextDocument(shapes);
@@ -173,6 +165,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('rejects a permission from the keyboard (Tab to Reject, Enter), and the agent hears it', async () => {
+		const a = chatApi();
 		const key = await openChat(a, 'Chat Showcase');
 		await type('try it', 10);
 		await press('Enter');
@@ -191,6 +184,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('changes a config option from the keyboard (session/set_config_option)', async () => {
+		const a = chatApi();
 		const key = await openChat(a, 'Chat Options');
 		await waitFor(async () => (await webviewQuery('.session-options select')).texts[0] === 'small', 'the model dropdown');
 		await press('Tab', 'Tab', 'ArrowDown');
@@ -204,6 +198,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('draws the other updates: agent title, mode, compaction, notice, resource links; ignores unknown ones; sets the mode by keyboard', async () => {
+		const a = chatApi();
 		const key = await openChat(a, 'Chat Variants');
 		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]')).texts[0] === 'ask', 'the modes dropdown');
 		await type('tidy up', 10);
@@ -227,6 +222,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('asks for permission by notification while the chat is hidden, and says when the turn ends out of sight', async () => {
+		const a = chatApi();
 		const key = await openChat(a, 'Chat Notify');
 		await type('run the tests', 10);
 		await press('Enter');
@@ -250,6 +246,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('sends a pasted image to an agent that takes images, and says so to one that does not', async () => {
+		const a = chatApi();
 		const withImages = await openChat(a, 'Chat Images');
 		await webviewPasteImage();
 		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('pixel.png')), 'the image attached');
@@ -273,6 +270,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('sends a dropped image to an agent that takes images, and says so to one that does not', async () => {
+		const a = chatApi();
 		const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 		const drop = async () => {
 			// With Shift held, as VS Code wants for a drop into any webview (without it, the workbench takes the drag).
@@ -299,6 +297,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('shows the same chats in an editor tab (Open Chat in Editor)', async () => {
+		const a = chatApi();
 		const key = await openChat(a, 'Chat Slow A');
 		await type('go', 10);
 		await press('Enter');
@@ -312,6 +311,7 @@ describe('chat panel: workflows', function () {
 	});
 
 	it('draws the same chat again after the view was hidden, the unsent draft included', async () => {
+		const a = chatApi();
 		const key = await openChat(a, 'Chat Slow A');
 		await type('go', 10);
 		await press('Enter');

@@ -24,6 +24,9 @@ export class AgentCredentials {
 
 	/** The variables stored for `agentName` (none when nothing was stored or what was stored is unreadable). */
 	async env(agentName: string): Promise<Readonly<Record<string, string>>> {
+		if (!this.agents().includes(agentName)) {
+			return {}; // nothing stored: no trip to the secret store at each start
+		}
 		const raw = await Promise.resolve(this.secrets.get(KEY_PREFIX + agentName)).catch(() => undefined);
 		if (raw === undefined) {
 			return {};

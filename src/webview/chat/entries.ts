@@ -12,6 +12,8 @@ import { MarkdownView, type CodeActions } from './markdown';
 export interface EntryActions extends CodeActions {
 	open(path: string, line?: number): void;
 	answerPermission(requestId: string, optionId: string): void;
+	/** The live view of a terminal the tool call shows (terminals.ts). */
+	terminal(terminalId: string): HTMLElement;
 }
 
 /** Permission buttons ignore input for this long after they appear, so a stray Enter cannot approve. */
@@ -190,7 +192,7 @@ export class EntryView {
 			if (item.type === 'diff') {
 				parts.push(renderDiff(item, (p, l) => this.actions.open(p, l)));
 			} else if (item.type === 'terminal') {
-				parts.push(h('div', { class: 'terminal-pending' }, icon('terminal'), ` Terminal ${item.terminalId} (live terminals come in a later version)`));
+				parts.push(this.actions.terminal(item.terminalId));
 			} else if (item.content.type === 'text') {
 				const view = new MarkdownView(this.actions);
 				view.update(item.content.text, entry.status === 'completed' || entry.status === 'failed');

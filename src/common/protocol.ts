@@ -44,6 +44,14 @@ export const Methods = {
 		/** Agent to client. */
 		writeTextFile: 'fs/write_text_file',
 	},
+	/** Agent to client, all of them: terminals the agent runs commands in (`src/common/terminalProtocol.ts`). */
+	terminal: {
+		create: 'terminal/create',
+		output: 'terminal/output',
+		release: 'terminal/release',
+		waitForExit: 'terminal/wait_for_exit',
+		kill: 'terminal/kill',
+	},
 	/** `$/cancel_request` in both directions (ACP's name, not LSP's `$/cancelRequest`). */
 	cancelRequest: '$/cancel_request',
 } as const;
@@ -59,6 +67,7 @@ export type _MethodsMatchTheSdk = IsTrue<
 		Same<Omit<typeof Methods.session, 'update' | 'requestPermission'>, Pick<SdkMethods['agent']['session'], 'new' | 'load' | 'resume' | 'close' | 'prompt' | 'cancel' | 'setMode' | 'setConfigOption'>>,
 		Same<Pick<typeof Methods.session, 'update' | 'requestPermission'>, SdkMethods['client']['session']>,
 		Same<typeof Methods.fs, SdkMethods['client']['fs']>,
+		Same<typeof Methods.terminal, SdkMethods['client']['terminal']>,
 		Same<typeof Methods.cancelRequest, SdkMethods['protocol']['cancelRequest']>,
 	] extends true[]
 		? true

@@ -4,12 +4,12 @@
  */
 import { spawn as crossSpawn } from 'cross-spawn';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import * as fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import which from 'which';
 import type { AgentDefinition } from '../common/config';
 import type { Logger } from '../common/log';
+import { groupAlive, signalGroup } from './processTree';
 
 export interface ExitInfo {
 	readonly code: number | null;
@@ -202,57 +202,6 @@ export class AgentProcess {
 		if (this.stderrPartial.length > 64 * 1024) {
 			this.stderrPartial = this.stderrPartial.slice(-500);
 		}
-	}
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
-	try {
-		process.kill(-pid, signal);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-/**
- * Whether any process of the group still runs. Exited processes that nobody has
- * reaped yet (zombies, common in containers whose init does not reap) still
- * answer signals; on Linux they are told apart through /proc.
- */
-function groupAlive(pgid: number): boolean {
-	try {
-		process.kill(-pgid, 0);
-	} catch {
-		return false;
-	}
-	if (process.platform !== 'linux') {
-		return true;
-	}
-	try {
-		for (const entry of fs.readdirSync('/proc')) {
-			if (!/^\d+$/.test(entry)) {
-				continue;
-			}
-			const stat = procStat(Number(entry));
-			if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') {
-				return true;
-			}
-		}
-		return false;
-	} catch {
-		return true;
-	}
-}
-
-/** State and process group of a process, from /proc/<pid>/stat (Linux). */
-export function procStat(pid: number): { state: string; pgrp: number } | undefined {
-	try {
-		const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		// The command name is in parentheses and may contain spaces: read after the last ')'.
-		const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-		return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
-	} catch {
-		return undefined;
 	}
 }
 

@@ -15,6 +15,7 @@ import { ChatSessionManager } from './chat/chatSessions';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { FileAccessFeature } from './chat/fileAccess';
 import { AgentChanges } from './chat/review';
+import { ChatTerminals } from './chat/terminals';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
 import { ContextRecorder } from './nes/contextRecorder';
@@ -44,6 +45,8 @@ export interface AgentLinkApi {
 	readonly editorState: EditorStateFeature;
 	/** ACP chat sessions, each holding the agent it was made with. */
 	readonly chat: ChatSessionManager;
+	/** Commands agents run for chat sessions (terminal/*). */
+	readonly terminals: ChatTerminals;
 	/** The chat panel's host: its tabs and what the pages draw. */
 	readonly chatController: ChatController;
 	/** The agents' file changes awaiting review. */
@@ -130,8 +133,12 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
 	const chat = new ChatSessionManager(agentPool, log);
 	context.subscriptions.push(chat);
+	// Commands the agent runs for chat sessions (terminal/*), shown in the tool calls.
+	const terminals = new ChatTerminals(chat, log);
+	agentPool.registerFeature(terminals);
+	context.subscriptions.push(terminals);
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), { access: fileAccess, changes: agentChanges });
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, { access: fileAccess, changes: agentChanges });
 	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log), ...registerCredentialCommands(credentials, log));
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
@@ -151,6 +158,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		documentSync,
 		editorState,
 		chat,
+		terminals,
 		chatController,
 		agentChanges,
 		chatView,

@@ -66,6 +66,7 @@ describe('chat messages: page to host', () => {
 			openLocation: { path: '/w/a.ts', line: 2 },
 			copy: { code: 'npm test' },
 			insertAtCursor: { code: 'const x = 1;' },
+			openTerminal: { sessionKey: 'k1', terminalId: 'terminal-1' },
 		};
 		for (const [name, params] of Object.entries(samples)) {
 			const type = PageCommands[name as keyof typeof PageCommands];
@@ -153,6 +154,8 @@ describe('chat messages: host to page', () => {
 			['didChangeAgentStatus', { agentId: 'claude', status: 'restarting', detail: 'exited with code 1' }],
 			['didShowNotice', { severity: 'warning', message: 'This agent does not accept images', sessionKey: 'k1' }],
 			['focusInput', {}],
+			['didUpdateTerminal', { sessionKey: 'k1', terminalId: 'terminal-1', command: 'npm test', output: 'ok\n', truncated: false, released: false }],
+			['didUpdateTerminal', { sessionKey: 'k1', terminalId: 'terminal-1', command: 'npm test', output: '', truncated: true, exitStatus: { exitCode: null, signal: 'SIGTERM' }, released: true }],
 		];
 		for (const [name, params] of samples) {
 			const decoded = decodeHostNotification(wire({ method: HostNotifications[name].method, params }));

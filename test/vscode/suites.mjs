@@ -172,6 +172,91 @@ function chatPanelAgents(ctx) {
 	};
 }
 
+/**
+ * A command that starts a grandchild in its process group and one that leaves the group
+ * (`detached`), prints the three pids, and runs until it is killed.
+ */
+const TERMINAL_TREE = `
+const { spawn } = require('node:child_process');
+const keep = ['-e', 'setInterval(() => {}, 1000)'];
+const inGroup = spawn(process.execPath, keep, { stdio: 'ignore' });
+const escaped = spawn(process.execPath, keep, { stdio: 'ignore', detached: true });
+console.log('pids', process.pid, inGroup.pid, escaped.pid);
+setInterval(() => {}, 1000);
+`;
+
+/** What the README's terminal shows: a test run that then watches, until Enter is pressed in the terminal. */
+const RUN_TESTS_SCRIPT = `const lines = [
+	'\\x1b[2m> demo@1.0.0 test\\x1b[0m',
+	'',
+	'\\x1b[32m✔\\x1b[0m parses the config \\x1b[2m(3.1 ms)\\x1b[0m',
+	'\\x1b[32m✔\\x1b[0m reads the retry limit from the config \\x1b[2m(0.9 ms)\\x1b[0m',
+	'\\x1b[32m✔\\x1b[0m retries a failed request 5 times \\x1b[2m(12.4 ms)\\x1b[0m',
+	'\\x1b[32m✔\\x1b[0m gives up after the last retry \\x1b[2m(11.8 ms)\\x1b[0m',
+	'\\x1b[32m✔\\x1b[0m keeps the order of the requests \\x1b[2m(2.2 ms)\\x1b[0m',
+	'ℹ tests 5 · pass 5 · fail 0',
+	'',
+	'Watching for changes… press Enter to stop.',
+];
+let i = 0;
+const next = setInterval(() => {
+	console.log(lines[i++]);
+	if (i === lines.length) {
+		clearInterval(next);
+		process.stdin.once('data', () => {
+			console.log('Stopped watching.');
+			process.exit(0);
+		});
+	}
+}, 100);
+`;
+
+/** The agents of the chat-terminals suite: each runs commands in client terminals (terminal/*) and reports what it got. */
+function chatTerminalAgents(ctx) {
+	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+	const node = (script, more = {}) => ({ command: ctx.node, args: ['-e', script], ...more });
+	const mark = (value) => ({ env: [{ name: 'AGENT_LINK_TERMINAL_MARK', value }] });
+	const tree = (value) => ({ terminal: { create: node(TERMINAL_TREE, mark(value)), title: 'Start a server', waitFor: 'pids', then: 'leave' } });
+	return {
+		'Terminal Limit': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [{ terminal: { create: node("process.stdout.write('€' + 'é'.repeat(1500) + 'END')", { outputByteLimit: 104 }) } }],
+		}),
+		'Terminal Kill': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [{ terminal: { create: node("console.log('ready', process.pid); setInterval(() => {}, 1000)"), waitFor: 'ready', then: 'kill' } }],
+		}),
+		'Terminal Release': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [{ terminal: { create: node("console.log('ready', process.pid); setInterval(() => {}, 1000)"), waitFor: 'ready', then: 'release' } }],
+		}),
+		'Terminal Env': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ terminal: { create: node('console.log(process.env.FIXTURE_GREETING, process.cwd())', { env: [{ name: 'FIXTURE_GREETING', value: 'héllo wörld' }], cwd: join(ctx.workspace, 'sub') }) } },
+				{ terminal: { create: { command: 'echo "$FIXTURE_GREETING" from the shell && exit 7', env: [{ name: 'FIXTURE_GREETING', value: 'hi' }] } } },
+			],
+		}),
+		'Terminal Refused': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ terminal: { create: { command: 'pwd', cwd: '/' } } },
+				{ terminal: { create: { command: 'pwd', cwd: 'sub' } } },
+				{ terminal: { create: { command: 'pwd', cwd: join(ctx.workspace, 'missing') } } },
+				{ terminal: { create: { args: ['--version'] } } },
+				{ terminal: { create: { command: 'agent-link-no-such-program', args: ['--version'] } } },
+				{ terminal: { create: { command: 'pwd', sessionId: 'made-up' } } },
+				text('Refused as expected.'),
+			],
+		}),
+		'Terminal Tree': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [tree('close'), text('Left it running.')] }),
+		'Terminal Cancel': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [tree('cancel'), { waitMs: 120_000 }, text(' Never reached.')] }),
+		'Terminal Crash': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [tree('crash'), text('Left it running.')] }),
+		'Terminal Showcase': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				text('I will run the tests.'),
+				{ terminal: { create: { command: 'node run-tests.mjs' }, title: 'Run the tests' } },
+				text('All 5 tests pass.'),
+			],
+		}),
+	};
+}
+
 /** Every payload, in every place the chat shows agent text (test/vscode/suite/chat-xss lists them too). */
 export const XSS_PAYLOADS = [
 	'<script>window.__xss = "script"</script>',
@@ -424,6 +509,21 @@ export const suites = [
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'api', 'server.ts'), 'export const port = 8080;\n');
 			writeFileSync(join(workspace, 'web app', 'index.html'), '<!doctype html>\n');
+		},
+	},
+	{
+		// Terminals for chat sessions (terminal/*): real processes, output limits, kill and release, live
+		// in the tool call and as a VS Code terminal, and no process left once its session is over.
+		name: 'chat-terminals',
+		settings: (ctx) => ({
+			'agentLink.agents': chatTerminalAgents(ctx),
+			// The terminal's text in the page's DOM (the WebGL renderer draws it on a canvas).
+			'terminal.integrated.gpuAcceleration': 'off',
+			'workbench.colorTheme': 'Default Dark Modern',
+		}),
+		prepare(workspace) {
+			mkdirSync(join(workspace, 'sub'), { recursive: true });
+			writeFileSync(join(workspace, 'run-tests.mjs'), RUN_TESTS_SCRIPT);
 		},
 	},
 	{

@@ -29,6 +29,8 @@ export const MAX_ATTACHMENTS = 64;
 export const MAX_IMAGE_CHARS = 20_000_000;
 /** Code the page asks to copy or insert: at most one transcript entry's text. */
 export const MAX_CODE_CHARS = 1_000_000;
+/** The end of a terminal's output a page is sent, in characters (the agent may keep more). */
+export const MAX_TERMINAL_TEXT_CHARS = 50_000;
 /** Ids, keys, paths, names and other short strings. */
 const MAX_SHORT = 32_768;
 
@@ -283,6 +285,8 @@ export const PageCommands = {
 	openLocation: command('chat/openLocation', z.object({ path: short, line: z.optional(count) })),
 	copy: command('chat/copy', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),
 	insertAtCursor: command('chat/insertAtCursor', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),
+	/** Show a terminal of a tool call as a VS Code terminal, fed by the same process. */
+	openTerminal: command('chat/openTerminal', z.object({ ...session, terminalId: key })),
 } as const;
 
 /** What the page asks the host, with an answer. */
@@ -306,6 +310,24 @@ export const HostNotifications = {
 	didChangeAgentStatus: notification('chat/didChangeAgentStatus', z.object({ agentId: key, status: z.enum(AGENT_STATUSES), detail: z.optional(z.string()) })),
 	/** Something to tell the user in the panel (an image the agent cannot take, a failed command). */
 	didShowNotice: notification('chat/didShowNotice', z.object({ severity: z.enum(['info', 'warning', 'error']), message: z.string(), sessionKey: z.optional(key) })),
+	/**
+	 * A terminal the agent runs a command in (`terminal/create`), as a tool call shows it: the end of
+	 * its output as plain text, whether earlier output was left out, how it ended; `released`: the
+	 * agent is done with it. Sent at most every 50 ms per terminal while it writes, and for every
+	 * terminal after `getState`.
+	 */
+	didUpdateTerminal: notification(
+		'chat/didUpdateTerminal',
+		z.object({
+			...session,
+			terminalId: key,
+			command: z.string().check(z.maxLength(MAX_SHORT)),
+			output: z.string().check(z.maxLength(MAX_TERMINAL_TEXT_CHARS)),
+			truncated: z.boolean(),
+			exitStatus: z.optional(z.object({ exitCode: z.nullable(z.int()), signal: z.nullable(z.string().check(z.maxLength(64))) })),
+			released: z.boolean(),
+		}),
+	),
 	/** Move focus to a tab's input (**New Chat**, **Focus Chat**). */
 	focusInput: notification('chat/focusInput', z.object({ sessionKey: z.optional(key) })),
 } as const;

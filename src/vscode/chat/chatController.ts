@@ -40,6 +40,7 @@ import type { FileAccessFeature } from './fileAccess';
 import type { AgentChanges } from './review';
 import type { ExtensionLog } from '../log';
 import type { ChatSession, ChatSessionManager, PermissionOutcome, PermissionRequest } from './chatSessions';
+import type { ChatTerminals } from './terminals';
 
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
@@ -128,6 +129,7 @@ export class ChatController implements vscode.Disposable {
 		private readonly log: ExtensionLog,
 		/** Shows the chat (the view, or a chat editor) and resolves once a page is there. */
 		private readonly reveal: () => Promise<void>,
+		private readonly terminals: ChatTerminals,
 		/** The agents' file reads and writes, and the review of their changes. */
 		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges },
 	) {
@@ -149,6 +151,12 @@ export class ChatController implements vscode.Disposable {
 			);
 		}
 		this.disposables.push(
+			terminals.onDidUpdate(({ session, terminal }) => {
+				const tab = [...this.tabs.values()].find((t) => t.session === session);
+				if (tab) {
+					this.post(encodeNotification(HostNotifications.didUpdateTerminal, { sessionKey: tab.key, ...terminal }));
+				}
+			}),
 			vscode.window.onDidChangeActiveTextEditor((editor) => {
 				if (editor && editor.document.uri.scheme !== 'output') {
 					this.lastTextEditor = editor;
@@ -243,6 +251,14 @@ export class ChatController implements vscode.Disposable {
 			reply = encodeError(id, errorMessage(error));
 		}
 		void page.webview.postMessage(reply);
+		if (method === PageRequests.getState.method) {
+			// Terminals are not in the state: each comes after it, as it is now.
+			for (const tab of this.tabs.values()) {
+				for (const terminal of tab.session ? this.terminals.snapshots(tab.session) : []) {
+					void page.webview.postMessage(encodeNotification(HostNotifications.didUpdateTerminal, { sessionKey: tab.key, ...terminal }));
+				}
+			}
+		}
 		if (method === PageRequests.getState.method && this.focusPending && page.isVisible()) {
 			this.focusPending = false;
 			void page.webview.postMessage(this.focusMessage());
@@ -325,6 +341,14 @@ export class ChatController implements vscode.Disposable {
 			case 'chat/insertAtCursor':
 				await this.insertAtCursor((params as P<'insertAtCursor'>).code);
 				return;
+			case 'chat/openTerminal': {
+				const p = params as P<'openTerminal'>;
+				const tab = this.requireTab(p.sessionKey);
+				// Named after the tool call that shows it.
+				const call = tab.transcript.snapshot().entries.find((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === p.terminalId));
+				this.terminals.open(this.requireSession(tab), p.terminalId, `${tab.agentName}${call?.kind === 'tool_call' ? `: ${call.title.slice(0, 60)}` : ''}`);
+				return;
+			}
 			case 'chat/authenticate': {
 				// Sign-in is asked for by session/new or session/prompt (chatSessions.ts), which wait for this answer.
 				const p = params as P<'authenticate'>;

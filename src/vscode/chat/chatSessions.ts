@@ -65,6 +65,7 @@ export class ChatSession implements vscode.Disposable {
 	private readonly updateEmitter = new vscode.EventEmitter<SessionUpdate>();
 	private readonly statusEmitter = new vscode.EventEmitter<ChatStatus>();
 	private readonly resetEmitter = new vscode.EventEmitter<void>();
+	private readonly cancelEmitter = new vscode.EventEmitter<void>();
 	private subscription: vscode.Disposable | undefined;
 	private released = false;
 	private setupValue: SessionSetup = {};
@@ -78,6 +79,8 @@ export class ChatSession implements vscode.Disposable {
 	readonly onDidChangeStatus = this.statusEmitter.event;
 	/** The transcript is about to be replayed from the start (`session/load` after a restart). */
 	readonly onDidReset = this.resetEmitter.event;
+	/** The user stopped the turn (or closed the chat): what the agent started for it stops too (terminals). */
+	readonly onDidCancel = this.cancelEmitter.event;
 	/** Set by the panel; without it, permission requests show as notifications. */
 	permissionHandler: PermissionHandler | undefined;
 
@@ -192,6 +195,7 @@ export class ChatSession implements vscode.Disposable {
 		for (const pending of this.pendingPermissions) {
 			pending.abort();
 		}
+		this.cancelEmitter.fire();
 		if (this.agentValue && this.idValue && this.statusValue.kind === 'prompting') {
 			void this.agentValue.handle.connection.sendNotification(Methods.session.cancel, { sessionId: this.idValue }).catch(() => {});
 		}
@@ -338,6 +342,7 @@ export class ChatSession implements vscode.Disposable {
 		this.updateEmitter.dispose();
 		this.statusEmitter.dispose();
 		this.resetEmitter.dispose();
+		this.cancelEmitter.dispose();
 	}
 }
 

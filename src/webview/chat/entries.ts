@@ -14,6 +14,8 @@ export interface EntryActions extends CodeActions {
 	/** The review of a file the agent changed (its diff header). */
 	review(path: string): void;
 	answerPermission(requestId: string, optionId: string): void;
+	/** The live view of a terminal the tool call shows (terminals.ts). */
+	terminal(terminalId: string): HTMLElement;
 }
 
 /** Permission buttons ignore input for this long after they appear, so a stray Enter cannot approve. */
@@ -192,7 +194,7 @@ export class EntryView {
 			if (item.type === 'diff') {
 				parts.push(renderDiff(item, (p, l) => (l === undefined ? this.actions.review(p) : this.actions.open(p, l))));
 			} else if (item.type === 'terminal') {
-				parts.push(h('div', { class: 'terminal-pending' }, icon('terminal'), ` Terminal ${item.terminalId} (live terminals come in a later version)`));
+				parts.push(this.actions.terminal(item.terminalId));
 			} else if (item.content.type === 'text') {
 				const view = new MarkdownView(this.actions);
 				view.update(item.content.text, entry.status === 'completed' || entry.status === 'failed');

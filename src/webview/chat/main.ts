@@ -10,6 +10,7 @@ import { Composer, type Draft } from './composer';
 import { h, icon } from './dom';
 import { EntryView, type EntryActions } from './entries';
 import { Host, type HostNotification } from './host';
+import { TerminalViews, type TerminalState } from './terminals';
 
 /** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen. */
 const EAGER_ENTRIES = 30;
@@ -41,6 +42,7 @@ class ChatPage {
 	private readonly queued: { sessionKey: string; patch: TranscriptPatch }[] = [];
 	private frame: number | undefined;
 	private readonly drafts: Record<string, Draft>;
+	private readonly terminals = new TerminalViews((sessionKey, terminalId) => this.host.send(PageCommands.openTerminal, { sessionKey, terminalId }));
 
 	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
@@ -81,6 +83,7 @@ class ChatPage {
 			open: (path, line) => this.host.send(PageCommands.openLocation, line !== undefined ? { path, line } : { path }),
 			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
 			review: (path) => this.shown && this.host.send(PageCommands.reviewFile, { sessionKey: this.shown, path }),
+			terminal: (terminalId) => this.terminals.element(this.shown ?? '', terminalId),
 		};
 		this.actions = actions;
 		this.composer = new Composer({
@@ -128,6 +131,9 @@ class ChatPage {
 				this.frame ??= requestAnimationFrame(() => this.applyQueued());
 				break;
 			}
+			case HostNotifications.didUpdateTerminal.method:
+				this.terminals.update(n.params as TerminalState);
+				break;
 			case HostNotifications.focusInput.method:
 				this.composer.focus();
 				break;
@@ -169,6 +175,7 @@ class ChatPage {
 			void this.refresh(); // the host thought this page had a transcript it has not: start again
 			return;
 		}
+		this.terminals.keepOnly(new Set(state.tabs.map((t) => t.sessionKey)));
 		for (const key of Object.keys(this.drafts)) {
 			if (!state.tabs.some((t) => t.sessionKey === key)) {
 				delete this.drafts[key];

@@ -233,7 +233,7 @@ describe('chat panel: workflows', function () {
 		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Open Chat');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again');
 		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the pending prompt drawn again');
-		assert.ok((await webviewQuery('.terminal-pending')).texts.some((t) => t.includes('term-1')), 'the terminal shown by id');
+		assert.ok((await webviewQuery('.terminal.terminal-unknown[data-terminal="term-1"]')).texts.some((t) => t.includes('No output to show')), 'a terminal this client did not create, shown as such');
 		await new Promise((r) => setTimeout(r, 600));
 		await webviewClick('.permission-option', 'Allow once');
 		await vscode.commands.executeCommand('workbench.action.closeSidebar');

@@ -73,7 +73,7 @@ describe('Agent Link: agents', function () {
 		const log = a.recentLog();
 		assert.ok(log.some((l) => /SDK Example Agent is ready: ACP protocol 1/.test(l)), 'handshake logged');
 		assert.ok(log.some((l) => /Agent capabilities: \{"loadSession":false/.test(l)), 'agent capabilities logged');
-		assert.ok(log.some((l) => /Client capabilities: \{"fs":\{"readTextFile":true,"writeTextFile":true\},"terminal":false/.test(l)));
+		assert.ok(log.some((l) => /Client capabilities: \{"fs":\{"readTextFile":true,"writeTextFile":true\},"terminal":true/.test(l)));
 		assert.match(a.statusBarText(), /SDK Example Agent/);
 		// The wire trace (agentLink.trace = messages in the test profile) has the initialize round trip.
 		assert.ok(log.some((l) => /\[wire\] → request initialize #\d+ \d+ B/.test(l)));

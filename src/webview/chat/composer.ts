@@ -33,6 +33,9 @@ interface Suggestion {
 }
 
 const MAX_HISTORY = 100;
+/** An @-mention being typed, at the caret: `@` at the start or after a space, then the query. */
+const MENTION = /(?:^|\s)@([^\s@]*)$/;
+
 /** The largest image taken (its base64 must stay under the messages' MAX_IMAGE_CHARS). */
 const MAX_IMAGE_BYTES = 14_000_000;
 
@@ -224,12 +227,12 @@ export class Composer {
 					.map((c) => ({
 						label: `/${c.name}`,
 						detail: c.hint ? `${c.description} — ${c.hint}` : c.description,
-						accept: () => this.replaceBefore(before.length, `/${c.name} `),
+						accept: () => this.replaceBefore(this.input.selectionStart, `/${c.name} `),
 					})),
 			);
 			return;
 		}
-		const mention = /(?:^|\s)@([^\s@]*)$/.exec(before);
+		const mention = MENTION.exec(before);
 		if (mention) {
 			const ticket = ++this.mentionQuery;
 			const found = await this.host.searchMentions(mention[1]!).catch(() => []);
@@ -241,7 +244,9 @@ export class Composer {
 					label: m.label,
 					...(m.detail !== undefined ? { detail: m.detail } : {}),
 					accept: () => {
-						this.replaceBefore(mention[1]!.length + 1, '');
+						// The @-mention as it is now: typing may have gone on since this list was asked for.
+						const typed = MENTION.exec(this.input.value.slice(0, this.input.selectionStart));
+						this.replaceBefore(typed ? typed[1]!.length + 1 : 0, '');
 						this.addAttachment(m.attachment);
 					},
 				})),

@@ -10,6 +10,8 @@ import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { fillAuthCapabilities } from './auth';
 import { ChatController } from './chat/chatController';
+import { ChatHistory } from './chat/chatHistory';
+import { HistoryPicker } from './chat/historyPicker';
 import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
@@ -45,6 +47,10 @@ export interface AgentLinkApi {
 	readonly chat: ChatSessionManager;
 	/** The chat panel's host: its tabs and what the pages draw. */
 	readonly chatController: ChatController;
+	/** Chats kept in the workspace's storage. */
+	readonly chatHistory: ChatHistory;
+	/** **Chat History…**. */
+	readonly historyPicker: HistoryPicker;
 	/** The chat view and chats in editors. */
 	readonly chatView: ChatViewProvider;
 	/** Agents from the ACP Registry. */
@@ -59,6 +65,7 @@ export interface AgentLinkApi {
 }
 
 let pool: AgentPool | undefined;
+let chatControllerRef: ChatController | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentLinkApi> {
 	const started = performance.now();
@@ -122,11 +129,23 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	agentPool.registerFeature(new FileAccessFeature(log));
 	// Sign-in methods run in a terminal (auth.terminal).
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
-	const chat = new ChatSessionManager(agentPool, log);
+	const chat = new ChatSessionManager(agentPool, log, () => config.current.mcpServers);
 	context.subscriptions.push(chat);
+	// A window without a folder keeps its chats in the extension's global storage.
+	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
+	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal());
-	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log), ...registerCredentialCommands(credentials, log));
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), chatHistory);
+	chatControllerRef = chatController;
+	const historyPicker = new HistoryPicker(chatHistory, chatController, chat, agentPool, log);
+	context.subscriptions.push(
+		chatController,
+		chatHistory,
+		chatView,
+		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
+		...registerChatCommands(chatController, chatView, historyPicker, log),
+		...registerCredentialCommands(credentials, log),
+	);
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
@@ -146,6 +165,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		editorState,
 		chat,
 		chatController,
+		chatHistory,
+		historyPicker,
 		chatView,
 		registry,
 		nesController,
@@ -154,8 +175,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	};
 }
 
-/** **New Chat**, **Focus Chat**, **Open Chat in Editor**. */
-function registerChatCommands(controller: ChatController, view: ChatViewProvider, log: ExtensionLog): vscode.Disposable[] {
+/** **New Chat**, **Focus Chat**, **Open Chat in Editor**, **Chat History…**. */
+function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
 	return [
 		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
 		vscode.commands.registerCommand('agentLink.chat.new', async (agentName?: unknown) => {
@@ -175,6 +196,15 @@ function registerChatCommands(controller: ChatController, view: ChatViewProvider
 		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
 		vscode.commands.registerCommand('agentLink.chat.openInEditor', () => {
 			view.openInEditor();
+		}),
+		vscode.commands.registerCommand('agentLink.chat.history', async () => {
+			try {
+				return await historyPicker.show();
+			} catch (error) {
+				log.error(`Chat History: ${errorMessage(error)}`);
+				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+				return undefined;
+			}
 		}),
 	];
 }
@@ -223,6 +253,9 @@ function startDefaultAgent(agents: AgentRole, config: ConfigService, log: Extens
 }
 
 export async function deactivate(): Promise<void> {
+	// What the chats said last goes to the history before the agents stop.
+	await chatControllerRef?.flushHistory().catch(() => {});
+	chatControllerRef = undefined;
 	await pool?.shutdown();
 	pool = undefined;
 }

@@ -171,7 +171,6 @@ class ChatPage {
 				delete this.drafts[key];
 			}
 		}
-		this.renderTabs();
 		const selected = state.selected ?? state.tabs[0]?.sessionKey;
 		const mirror = selected !== undefined ? this.mirrors.get(selected) : undefined;
 		if (selected !== this.shown || !oldMirror || !mirror || mirror.entries[0]?.id !== oldMirror.entries[0]?.id || mirror.revision < oldMirror.revision) {
@@ -181,6 +180,8 @@ class ChatPage {
 			const old = new Map(oldMirror.entries.map((e) => [e.id, e.rev]));
 			this.renderEntries(mirror.entries.filter((e) => old.get(e.id) !== e.rev).map((e) => e.id));
 		}
+		// After the tab shown is settled, so the one the host selected (a chat reopened from history) is marked.
+		this.renderTabs();
 		this.renderChrome();
 	}
 

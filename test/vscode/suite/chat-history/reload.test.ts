@@ -94,6 +94,7 @@ if (phase === 3) {
 			assert.equal(a.chatController.selectedKey, key);
 			await waitFor(async () => (await pageTexts('agent')).some((t) => t.includes('Plain answer: the build runs esbuild.')), 'its transcript drawn');
 			assert.ok((await pageTexts('user')).some((t) => t.includes('Explain the build')));
+			assert.deepEqual((await webviewQuery('.tab.selected .tab-title')).texts, ['Explain the build'], 'its tab marked as the one shown');
 			await waitFor(async () => (await webviewQuery('.banner-text')).texts.some((t) => /^Read-only: History Plain cannot take a conversation up again/.test(t)), 'the read-only banner');
 			assert.equal((await webviewQuery('.banner-action:not([hidden])')).count, 1, 'with New chat from this one');
 			await screenshot(path.join(SHOTS, 'chat-read-only.png'), '.part.sidebar');

@@ -50,6 +50,8 @@ import { CannotContinueError, sessionAbilities, type ChatSession, type ChatSessi
 export const PATCH_INTERVAL_MS = 16;
 /** How often a changing transcript is written to the history at most (a turn's end is written at once). */
 const SAVE_INTERVAL_MS = 2000;
+/** The same while an answer streams: the whole transcript is written each time, and the turn's end comes soon. */
+const SAVE_INTERVAL_STREAMING_MS = 10_000;
 
 /** A connected page: the chat view or a chat in an editor. */
 interface Page {
@@ -565,7 +567,7 @@ export class ChatController implements vscode.Disposable {
 			void this.saveNow(tab);
 			return;
 		}
-		tab.saveTimer ??= setTimeout(() => void this.saveNow(tab), SAVE_INTERVAL_MS);
+		tab.saveTimer ??= setTimeout(() => void this.saveNow(tab), tab.session?.status.kind === 'prompting' ? SAVE_INTERVAL_STREAMING_MS : SAVE_INTERVAL_MS);
 	}
 
 	private async saveNow(tab: ChatTab): Promise<void> {
@@ -646,7 +648,9 @@ export class ChatController implements vscode.Disposable {
 				}
 			}),
 			session.onDidReset(() => {
+				// The agent restarted and replays the conversation (session/load): drawn from the replay.
 				tab.transcript = new Transcript();
+				tab.keepStored = false;
 				this.broadcastState();
 			}),
 			session.onDidChangeStatus((status) => {

@@ -159,6 +159,7 @@ export class HistoryPicker {
 			const notes = [
 				record.changedFiles.length > 0 ? `${record.changedFiles.length} file${record.changedFiles.length === 1 ? '' : 's'} changed` : undefined,
 				record.continueWith ? undefined : 'read-only',
+				listedBy ? `kept by ${listedBy.name}` : undefined,
 				open.has(record.id) ? 'open' : undefined,
 			].filter(Boolean);
 			items.push({

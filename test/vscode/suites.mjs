@@ -431,6 +431,13 @@ export const suites = [
 		}),
 	},
 	{
+		// The history with 500 stored chats: phase 1 stores them, phase 2 (a new window) opens the
+		// history from the palette and times it to the rows drawn in the browser.
+		name: 'bench-chat-history',
+		bench: true,
+		phases: 2,
+	},
+	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
 		name: 'chat-files',
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),

@@ -19,7 +19,7 @@ import { Transcript, type TranscriptSnapshot } from '../../src/common/chat/trans
 import { sessionUpdateSchema } from '../../src/common/chat/updates';
 
 function record(id: string, updatedAt: number, bytes = 100, extra: Partial<HistoryRecord> = {}): HistoryRecord {
-	return { id, agentName: 'Agent', cwd: '/work', createdAt: updatedAt, updatedAt, bytes, entries: 2, changedFiles: [], ...extra };
+	return { id, agentName: 'Agent', cwd: '/project', createdAt: updatedAt, updatedAt, bytes, entries: 2, changedFiles: [], ...extra };
 }
 
 const limits = { maxBytes: 1000, maxRecords: 5 };
@@ -37,12 +37,12 @@ function chat(): Transcript {
 			title: 'Edit config',
 			kind: 'edit',
 			status: 'completed',
-			content: [{ type: 'diff', path: '/work/config.json', oldText: '3', newText: '5' }],
-			locations: [{ path: '/work/config.json' }],
+			content: [{ type: 'diff', path: '/project/config.json', oldText: '3', newText: '5' }],
+			locations: [{ path: '/project/config.json' }],
 		}),
 	);
-	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'del-1', title: 'Delete old file', kind: 'delete', status: 'completed', locations: [{ path: '/work/old.txt' }] }));
-	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'Read', kind: 'read', status: 'completed', locations: [{ path: '/work/read.txt' }] }));
+	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'del-1', title: 'Delete old file', kind: 'delete', status: 'completed', locations: [{ path: '/project/old.txt' }] }));
+	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'read-1', title: 'Read', kind: 'read', status: 'completed', locations: [{ path: '/project/read.txt' }] }));
 	transcript.apply({ type: 'turn_ended', stopReason: 'end_turn' });
 	return transcript;
 }
@@ -160,7 +160,7 @@ describe('chat history: the bounded store', () => {
 
 describe('chat history: reading back what was stored', () => {
 	it('reads back the index it wrote', () => {
-		const records = [record('b', 2, 10, { title: 'Second', sessionId: 's-2', continueWith: 'load', changedFiles: ['/work/a.ts'] }), record('a', 1)];
+		const records = [record('b', 2, 10, { title: 'Second', sessionId: 's-2', continueWith: 'load', changedFiles: ['/project/a.ts'] }), record('a', 1)];
 		assert.deepEqual(parseHistoryIndex(serializeHistoryIndex(records)), { records, dropped: 0 });
 	});
 
@@ -271,8 +271,8 @@ describe('chat history: a transcript taken up again', () => {
 describe('chat history: what a record says', () => {
 	it('lists the files a chat changed: diffs, and edits or deletions without one; not reads, not failed calls', () => {
 		const transcript = chat();
-		transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'failed', locations: [{ path: '/work/failed.ts' }] }));
-		assert.deepEqual(changedFiles(transcript.snapshot()), ['/work/config.json', '/work/old.txt']);
+		transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'failed', locations: [{ path: '/project/failed.ts' }] }));
+		assert.deepEqual(changedFiles(transcript.snapshot()), ['/project/config.json', '/project/old.txt']);
 	});
 
 	it('searches by title, every word in any case', () => {
@@ -289,12 +289,12 @@ describe('chat history: what a record says', () => {
 	});
 
 	it('writes a chat as Markdown with its messages, tool calls and changed files', () => {
-		const markdown = transcriptToMarkdown(chat().snapshot(), { agentName: 'Agent', cwd: '/work', updatedAt: Date.UTC(2026, 0, 2), title: 'Retries' });
-		assert.match(markdown, /^# Retries\n\nAgent: Agent {2}\nFolder: \/work {2}\nLast active: 2026-01-02T00:00:00.000Z\n/);
+		const markdown = transcriptToMarkdown(chat().snapshot(), { agentName: 'Agent', cwd: '/project', updatedAt: Date.UTC(2026, 0, 2), title: 'Retries' });
+		assert.match(markdown, /^# Retries\n\nAgent: Agent {2}\nFolder: \/project {2}\nLast active: 2026-01-02T00:00:00.000Z\n/);
 		assert.match(markdown, /## You\n\nRaise the retry limit\n/);
 		assert.match(markdown, /## Agent\n\nDone: it is 5 now\.\n/);
-		assert.match(markdown, /- Tool call: Edit config \(edit, completed\)\n {2}- changed \/work\/config\.json/);
-		assert.match(markdown, /## Changed files\n\n- \/work\/config\.json\n- \/work\/old\.txt\n$/);
+		assert.match(markdown, /- Tool call: Edit config \(edit, completed\)\n {2}- changed \/project\/config\.json/);
+		assert.match(markdown, /## Changed files\n\n- \/project\/config\.json\n- \/project\/old\.txt\n$/);
 	});
 
 	it('says how long ago in words', () => {

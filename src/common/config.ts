@@ -5,6 +5,7 @@
  * keys and defaults match `contributes.configuration` in package.json.
  */
 import * as z from 'zod/mini';
+import { parseMcpServer, type McpServerConfig } from './mcp';
 import { BUILT_IN_NES_AGENT } from './presets';
 import { DEFAULT_REGISTRY_URL } from './registry';
 
@@ -35,6 +36,10 @@ export const settingSchemas = {
 	'nesAgent.model.model': z._default(z.string().check(z.trim()), ''),
 	'nesAgent.model.format': z._default(z.enum(['sweep', 'zeta', 'instinct']), 'sweep'),
 	// Empty turns the registry off; otherwise an http(s) URL (plain HTTP is only ever fetched from this machine).
+	// MCP servers every chat gets, in the shape of VS Code's mcp.json `servers` (mcp.ts parses each).
+	mcpServers: z._default(z.record(z.string(), z.unknown()), {}),
+	// Megabytes of chat history kept per workspace; 0 keeps none.
+	'history.maxSize': z._default(z.number().check(z.minimum(0), z.maximum(4096)), 64),
 	'registry.url': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty to turn the registry off')), DEFAULT_REGISTRY_URL),
 } as const;
 
@@ -60,6 +65,12 @@ export interface Config {
 	};
 	/** The ACP Agent Registry's URL; empty when the registry is turned off. */
 	readonly registryUrl: string;
+	/** MCP servers given to every chat session, in the order the setting lists them; only entries that parsed. */
+	readonly mcpServers: readonly McpServerConfig[];
+	readonly history: {
+		/** Bytes of stored chats kept per workspace; the oldest are dropped beyond it. */
+		readonly maxBytes: number;
+	};
 	readonly nesAgent: {
 		/** The built-in NES agent's model; `endpoint` empty when it has none. */
 		readonly model: { readonly endpoint: string; readonly model: string; readonly format: 'sweep' | 'zeta' | 'instinct' };
@@ -101,6 +112,16 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		}
 	}
 
+	const mcpServers: McpServerConfig[] = [];
+	for (const [name, value] of Object.entries(read('mcpServers'))) {
+		const parsed = parseMcpServer(name, value);
+		if ('error' in parsed) {
+			problems.push({ key: `agentLink.mcpServers["${name}"]`, message: `${parsed.error}; this server was left out` });
+		} else {
+			mcpServers.push(Object.freeze(parsed.server));
+		}
+	}
+
 	const config: Config = Object.freeze({
 		agents: Object.freeze(agents),
 		defaultAgent: read('defaultAgent').trim(),
@@ -114,6 +135,8 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 			agent: read('nes.agent').trim(),
 		}),
 		registryUrl: read('registry.url').trim(),
+		mcpServers: Object.freeze(mcpServers),
+		history: Object.freeze({ maxBytes: Math.round(read('history.maxSize') * 1024 * 1024) }),
 		nesAgent: Object.freeze({
 			model: Object.freeze({ endpoint: read('nesAgent.model.endpoint').trim(), model: read('nesAgent.model.model').trim(), format: read('nesAgent.model.format') }),
 		}),

@@ -28,6 +28,10 @@ export const Methods = {
 		load: 'session/load',
 		resume: 'session/resume',
 		close: 'session/close',
+		/** Sessions the agent keeps, a page at a time (`sessionCapabilities.list`). */
+		list: 'session/list',
+		/** `sessionCapabilities.delete`. */
+		delete: 'session/delete',
 		prompt: 'session/prompt',
 		/** A notification. */
 		cancel: 'session/cancel',
@@ -64,7 +68,7 @@ export type _MethodsMatchTheSdk = IsTrue<
 	[
 		Same<typeof Methods.initialize, SdkMethods['agent']['initialize']>,
 		Same<typeof Methods.authenticate, SdkMethods['agent']['authenticate']>,
-		Same<Omit<typeof Methods.session, 'update' | 'requestPermission'>, Pick<SdkMethods['agent']['session'], 'new' | 'load' | 'resume' | 'close' | 'prompt' | 'cancel' | 'setMode' | 'setConfigOption'>>,
+		Same<Omit<typeof Methods.session, 'update' | 'requestPermission'>, Pick<SdkMethods['agent']['session'], 'new' | 'load' | 'resume' | 'close' | 'list' | 'delete' | 'prompt' | 'cancel' | 'setMode' | 'setConfigOption'>>,
 		Same<Pick<typeof Methods.session, 'update' | 'requestPermission'>, SdkMethods['client']['session']>,
 		Same<typeof Methods.fs, SdkMethods['client']['fs']>,
 		Same<typeof Methods.terminal, SdkMethods['client']['terminal']>,

@@ -8,7 +8,8 @@ import type { Logger } from '../common/log';
  * whatever repository was cloned and must never choose a command.
  */
 // The model endpoint receives your code: a repository must not be able to send it elsewhere.
-const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'maxMessageSize', 'registry.url', 'nesAgent.model.endpoint', 'nesAgent.model.model', 'nesAgent.model.format']);
+// MCP servers start programs (stdio) and receive the agent's requests (http, sse).
+const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'mcpServers', 'maxMessageSize', 'registry.url', 'nesAgent.model.endpoint', 'nesAgent.model.model', 'nesAgent.model.format']);
 
 export class ConfigService implements vscode.Disposable {
 	private snapshot: Config;

@@ -10,6 +10,8 @@ import { registerCommands } from './commands';
 import { ConfigService } from './config';
 import { fillAuthCapabilities } from './auth';
 import { ChatController } from './chat/chatController';
+import { ChatHistory } from './chat/chatHistory';
+import { HistoryPicker } from './chat/historyPicker';
 import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
@@ -51,6 +53,10 @@ export interface AgentLinkApi {
 	readonly chatController: ChatController;
 	/** The agents' file changes awaiting review. */
 	readonly agentChanges: AgentChanges;
+	/** Chats kept in the workspace's storage. */
+	readonly chatHistory: ChatHistory;
+	/** **Chat History…**. */
+	readonly historyPicker: HistoryPicker;
 	/** The chat view and chats in editors. */
 	readonly chatView: ChatViewProvider;
 	/** Agents from the ACP Registry. */
@@ -65,6 +71,7 @@ export interface AgentLinkApi {
 }
 
 let pool: AgentPool | undefined;
+let chatControllerRef: ChatController | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentLinkApi> {
 	const started = performance.now();
@@ -131,15 +138,27 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	context.subscriptions.push(fileAccess, agentChanges);
 	// Sign-in methods run in a terminal (auth.terminal).
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
-	const chat = new ChatSessionManager(agentPool, log);
+	const chat = new ChatSessionManager(agentPool, log, () => config.current.mcpServers);
 	context.subscriptions.push(chat);
 	// Commands the agent runs for chat sessions (terminal/*), shown in the tool calls.
 	const terminals = new ChatTerminals(chat, log);
 	agentPool.registerFeature(terminals);
 	context.subscriptions.push(terminals);
+	// A window without a folder keeps its chats in the extension's global storage.
+	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
+	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, { access: fileAccess, changes: agentChanges });
-	context.subscriptions.push(chatController, chatView, vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView), ...registerChatCommands(chatController, chatView, log), ...registerCredentialCommands(credentials, log));
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges });
+	chatControllerRef = chatController;
+	const historyPicker = new HistoryPicker(chatHistory, chatController, chat, agentPool, log);
+	context.subscriptions.push(
+		chatController,
+		chatHistory,
+		chatView,
+		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
+		...registerChatCommands(chatController, chatView, historyPicker, log),
+		...registerCredentialCommands(credentials, log),
+	);
 	const registry = new RegistryFeature(context, agents, config, log);
 	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
 	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
@@ -161,6 +180,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		terminals,
 		chatController,
 		agentChanges,
+		chatHistory,
+		historyPicker,
 		chatView,
 		registry,
 		nesController,
@@ -169,8 +190,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	};
 }
 
-/** **New Chat**, **Focus Chat**, **Open Chat in Editor**. */
-function registerChatCommands(controller: ChatController, view: ChatViewProvider, log: ExtensionLog): vscode.Disposable[] {
+/** **New Chat**, **Focus Chat**, **Open Chat in Editor**, **Chat History…**. */
+function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
 	return [
 		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
 		// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
@@ -191,6 +212,15 @@ function registerChatCommands(controller: ChatController, view: ChatViewProvider
 		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
 		vscode.commands.registerCommand('agentLink.chat.openInEditor', () => {
 			view.openInEditor();
+		}),
+		vscode.commands.registerCommand('agentLink.chat.history', async () => {
+			try {
+				return await historyPicker.show();
+			} catch (error) {
+				log.error(`Chat History: ${errorMessage(error)}`);
+				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+				return undefined;
+			}
 		}),
 	];
 }
@@ -239,6 +269,9 @@ function startDefaultAgent(agents: AgentRole, config: ConfigService, log: Extens
 }
 
 export async function deactivate(): Promise<void> {
+	// What the chats said last goes to the history before the agents stop.
+	await chatControllerRef?.flushHistory().catch(() => {});
+	chatControllerRef = undefined;
 	await pool?.shutdown();
 	pool = undefined;
 }

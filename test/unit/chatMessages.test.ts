@@ -29,7 +29,18 @@ function state(): ChatState {
 	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } }));
 	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', locations: [{ path: '/w/a.ts', line: 2 }] }));
 	return {
-		tabs: [{ sessionKey: 'k1', agentId: 'claude', agentName: 'Claude Code', state: 'ready', promptCapabilities: { image: true, audio: false, embeddedContext: true } }],
+		tabs: [
+			{ sessionKey: 'k1', agentId: 'claude', agentName: 'Claude Code', state: 'ready', promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+			{
+				sessionKey: 'k2',
+				agentId: 'gemini',
+				agentName: 'Gemini CLI',
+				state: 'read_only',
+				detail: 'Gemini CLI cannot go on with this conversation.',
+				promptCapabilities: { image: false, audio: false, embeddedContext: false },
+				seed: { text: 'Going on from "Old chat".', attachments: [{ type: 'file', path: '/storage/old.md' }] },
+			},
+		],
 		selected: 'k1',
 		agents: [{ id: 'claude', name: 'Claude Code', status: 'running' }],
 		defaultAgent: 'claude',
@@ -63,6 +74,8 @@ describe('chat messages: page to host', () => {
 			setFollow: { sessionKey: 'k1', on: true },
 			selectTab: { sessionKey: 'k1' },
 			closeTab: { sessionKey: 'k1' },
+			openHistory: {},
+			continueInNewChat: { sessionKey: 'k1' },
 			openLocation: { path: '/w/a.ts', line: 2 },
 			copy: { code: 'npm test' },
 			insertAtCursor: { code: 'const x = 1;' },

@@ -22,6 +22,41 @@ describe('settings', () => {
 	it('keeps settings that run programs out of workspace settings', () => {
 		assert.equal(properties['agentLink.agents']?.scope, 'application');
 		assert.equal(properties['agentLink.maxMessageSize']?.scope, 'application');
+		assert.equal(properties['agentLink.mcpServers']?.scope, 'application');
+	});
+
+	it('parses MCP servers in the shape of mcp.json, leaving out the invalid ones with a problem naming them', () => {
+		const { config, problems } = parseConfig({
+			mcpServers: {
+				files: { command: 'mcp-files', args: ['--root', '.'], env: { DEBUG: 1, UNSET: null } },
+				web: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+				events: { type: 'sse', url: 'http://localhost:3001/sse' },
+				bare: { url: 'https://mcp.example.com/other' },
+				broken: { type: 'http' },
+				nothing: {},
+			},
+		});
+		assert.deepEqual(
+			config.mcpServers.map((m) => [m.name, m.transport]),
+			[
+				['files', 'stdio'],
+				['web', 'http'],
+				['events', 'sse'],
+				['bare', 'http'],
+			],
+		);
+		assert.deepEqual(config.mcpServers[0]?.server, { name: 'files', command: 'mcp-files', args: ['--root', '.'], env: [{ name: 'DEBUG', value: '1' }] });
+		assert.deepEqual(config.mcpServers[1]?.server, { type: 'http', name: 'web', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] });
+		assert.deepEqual(
+			problems.map((p) => p.key),
+			['agentLink.mcpServers["broken"]', 'agentLink.mcpServers["nothing"]'],
+		);
+	});
+
+	it('reads the history bound in megabytes', () => {
+		assert.equal(parseConfig({}).config.history.maxBytes, 64 * 1024 * 1024);
+		assert.equal(parseConfig({ 'history.maxSize': 0.5 }).config.history.maxBytes, 512 * 1024);
+		assert.equal(parseConfig({ 'history.maxSize': -1 }).problems[0]?.key, 'agentLink.history.maxSize');
 	});
 
 	it('never collides with other ACP extensions’ ids', () => {

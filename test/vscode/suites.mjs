@@ -467,6 +467,53 @@ export const suites = [
 		},
 	},
 	{
+		// Chat history across window reloads (phase 1 chats, phase 2 is a new window on the same
+		// profile, phase 3 reloads its window through the browser): an agent that lists, loads and
+		// deletes its sessions (kept in a file across its processes), one that only resumes, one that
+		// can do neither; MCP servers from the settings in a transport each agent takes.
+		name: 'chat-history',
+		phases: 3,
+		settings: (ctx) => {
+			const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+			const scratch = join(ctx.workspace, '..');
+			return {
+				'agentLink.defaultAgent': 'History Lister',
+				'agentLink.nes.agent': 'Agent Link NES (built in)',
+				'agentLink.mcpServers': {
+					files: { command: 'mcp-files', args: ['--root', '.'], env: { MCP_DEBUG: 1 } },
+					web: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer fixture' } },
+					events: { type: 'sse', url: 'http://127.0.0.1:9/sse' },
+				},
+				'agentLink.agents': {
+					'History Lister': ctx.fixtureAgent('well-behaved.mjs', {
+						agentCapabilities: { loadSession: true, sessionCapabilities: { list: {}, delete: {}, close: {} }, mcpCapabilities: { http: true } },
+						sessionStore: join(scratch, 'lister-sessions.json'),
+						listPageSize: 2,
+						logFile: join(scratch, 'lister-messages.jsonl'),
+						chatTurn: [text('Listed answer.')],
+					}),
+					'History Resumer': ctx.fixtureAgent('well-behaved.mjs', {
+						agentCapabilities: { sessionCapabilities: { resume: {} }, mcpCapabilities: { http: true, sse: true } },
+						sessionStore: join(scratch, 'resumer-sessions.json'),
+						logFile: join(scratch, 'resumer-messages.jsonl'),
+						chatTurn: [text('Resumed answer.')],
+					}),
+					'History Plain': ctx.fixtureAgent('well-behaved.mjs', {
+						logFile: join(scratch, 'plain-messages.jsonl'),
+						chatTurn: [
+							{ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: join(ctx.workspace, 'notes.md'), oldText: '# Notes\n', newText: '# Notes\n\nBuild with npm run build.\n' }] },
+							text('Plain answer: the build runs esbuild.'),
+						],
+					}),
+				},
+				'workbench.colorTheme': 'Default Light Modern',
+			};
+		},
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'notes.md'), '# Notes\n');
+		},
+	},
+	{
 		// Agent content that tries to run: every payload in every place the page shows agent text.
 		name: 'chat-xss',
 		settings: (ctx) => ({ 'agentLink.agents': { 'XSS Agent': ctx.fixtureAgent('well-behaved.mjs', xssAgentOptions(join(ctx.workspace, 'target.ts'))) } }),
@@ -525,6 +572,13 @@ export const suites = [
 			mkdirSync(join(workspace, 'sub'), { recursive: true });
 			writeFileSync(join(workspace, 'run-tests.mjs'), RUN_TESTS_SCRIPT);
 		},
+	},
+	{
+		// The history with 500 stored chats: phase 1 stores them, phase 2 (a new window) opens the
+		// history from the palette and times it to the rows drawn in the browser.
+		name: 'bench-chat-history',
+		bench: true,
+		phases: 2,
 	},
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.

@@ -185,15 +185,18 @@ export type AgentInfo = z.infer<typeof agentInfoSchema>;
 export const authMethodInfoSchema = z.object({ id: z.string(), name: z.string(), description: z.optional(z.string()), type: z.optional(z.string()) });
 
 /**
- * A chat tab. `starting`: `session/new` in flight; `auth_required`: the agent asked for sign-in
- * (`authMethods` says how); `ended`: the conversation is over; `failed`: the session could not
- * be created (`detail` says why). Its title is its transcript's.
+ * A chat tab. `starting`: `session/new` (or, from history, `session/resume` or `load`) in flight;
+ * `auth_required`: the agent asked for sign-in (`authMethods` says how); `ended`: the conversation
+ * is over; `failed`: the session could not be created (`detail` says why); `stored`: a chat from
+ * history, drawn from what was stored, that goes on with its agent when the user sends a message;
+ * `read_only`: a chat from history its agent cannot go on with (`detail` says why). Its title is
+ * its transcript's.
  */
 export const tabSchema = z.object({
 	sessionKey: key,
 	agentId: key,
 	agentName: z.string(),
-	state: z.enum(['starting', 'ready', 'auth_required', 'ended', 'failed']),
+	state: z.enum(['starting', 'ready', 'auth_required', 'ended', 'failed', 'stored', 'read_only']),
 	detail: z.optional(z.string()),
 	authMethods: z.optional(z.array(authMethodInfoSchema)),
 	/** What the agent accepts in a prompt besides text and resource links. */
@@ -202,6 +205,8 @@ export const tabSchema = z.object({
 	changes: z.optional(z.array(z.object({ path: z.string(), name: z.string(), added: count, removed: count, created: z.boolean() }))),
 	/** Follow mode: each file the agent reads or edits is revealed as it happens. */
 	follow: z.optional(z.boolean()),
+	/** What the input starts with in a new tab (a chat that goes on from one that cannot: a link to its transcript). */
+	seed: z.optional(z.object({ text: z.string().check(z.maxLength(MAX_PROMPT_CHARS)), attachments: z.array(z.lazy(() => attachmentSchema)).check(z.maxLength(MAX_ATTACHMENTS)) })),
 });
 export type Tab = z.infer<typeof tabSchema>;
 
@@ -281,6 +286,10 @@ export const PageCommands = {
 	undoChanges: command('chat/undoChanges', z.object({ ...session, path: z.optional(short) })),
 	/** Follow mode on or off. */
 	setFollow: command('chat/setFollow', z.object({ ...session, on: z.boolean() })),
+	/** **Chat History…**: pick a stored chat (or one the agent keeps) to open. */
+	openHistory: command('chat/openHistory', empty),
+	/** A new chat with the tab's agent and folder, its input holding a link to this (read-only) chat's transcript. */
+	continueInNewChat: command('chat/continueInNewChat', z.object(session)),
 	/** Open a file a tool call names, at a line when it has one. */
 	openLocation: command('chat/openLocation', z.object({ path: short, line: z.optional(count) })),
 	copy: command('chat/copy', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),

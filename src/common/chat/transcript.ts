@@ -372,6 +372,60 @@ export class Transcript {
 		this.limits = { ...DEFAULT_LIMITS, ...limits };
 	}
 
+	/**
+	 * A transcript that goes on from a stored snapshot (chat history): the same entries, ids and
+	 * revision, so later events continue it. What cannot go on is settled: a turn that was running
+	 * is idle and a permission that was pending is cancelled. A snapshot whose ids are not
+	 * consecutive (a damaged store) is numbered again from its `firstId`; the caps apply.
+	 */
+	static restore(snapshot: TranscriptSnapshot, limits: Partial<TranscriptLimits> = {}): Transcript {
+		const transcript = new Transcript(limits);
+		transcript.restoreFrom(snapshot);
+		return transcript;
+	}
+
+	private restoreFrom(snapshot: TranscriptSnapshot): void {
+		const firstId = Math.max(1, snapshot.firstId);
+		let rev = snapshot.revision;
+		snapshot.entries.forEach((stored, index) => {
+			const entry = { ...stored, id: firstId + index } as WritableEntry;
+			rev = Math.max(rev, entry.rev);
+			let blocks: Block[] | undefined;
+			if ('blocks' in entry) {
+				blocks = [...entry.blocks];
+				(entry as Writable<MessageEntry>).blocks = blocks;
+			}
+			if (entry.kind === 'tool_call' && entry.permission?.state === 'pending') {
+				entry.permission = { ...entry.permission, state: 'cancelled' };
+			}
+			const slot: Slot = { entry, blocks, size: 0, open: false, tail: [], tailRevs: [], tailChars: 0, tailFloor: entry.rev };
+			this.slots.push(slot);
+			this.resize(slot, entrySize(entry));
+			if (entry.kind === 'tool_call') {
+				this.toolCalls.set(entry.toolCallId, slot);
+			} else if (entry.kind === 'compaction') {
+				this.compactions.set(entry.compactionId, slot);
+			} else if (entry.kind === 'user') {
+				this.lastUserId = entry.id;
+			}
+		});
+		this.rev = rev;
+		this.nextId = firstId + snapshot.entries.length;
+		this.dropped = snapshot.dropped;
+		const session: Writable<SessionInfo> = { ...snapshot.session, turn: 'idle' };
+		if (session.planId !== undefined && this.slotById(session.planId)?.entry.kind !== 'plan') {
+			delete session.planId;
+		}
+		this.session = session;
+		this.sessionRev = rev;
+		if (session.titleSource === 'agent') {
+			this.agentTitle = session.title;
+		} else if (session.titleSource === 'prompt') {
+			this.promptTitle = session.title;
+		}
+		this.evict();
+	}
+
 	/** Moves by one with every event that changed something. */
 	get revision(): number {
 		return this.rev;
@@ -1257,6 +1311,27 @@ function blockSize(block: Block): number {
 			return block.uri.length + block.name.length + (block.title?.length ?? 0) + (block.description?.length ?? 0);
 		case 'resource':
 			return block.uri.length + (block.text?.length ?? 0);
+	}
+}
+
+/** Characters an entry holds, as the caps count them. */
+function entrySize(entry: Entry): number {
+	switch (entry.kind) {
+		case 'user':
+		case 'agent':
+		case 'thought':
+			return entry.blocks.reduce((sum, block) => sum + blockSize(block), 0);
+		case 'tool_call':
+			return toolCallSize(entry);
+		case 'plan':
+			return planSize(entry.items);
+		case 'notice':
+			return entry.title.length + (entry.description?.length ?? 0);
+		case 'compaction':
+			return compactionSize(entry, entry.blocks);
+		case 'turn_end':
+		case 'status':
+			return 0;
 	}
 }
 

@@ -328,6 +328,19 @@ export const newSessionResponseSchema = z.looseObject({ sessionId: z.string(), .
 export const loadSessionResponseSchema = z.looseObject(sessionSetup);
 export const setConfigOptionResponseSchema = z.looseObject({ configOptions: list(sessionConfigOptionSchema), _meta: meta });
 
+/** A session the agent keeps, as `session/list` gives it. */
+export const listedSessionSchema = z.looseObject({
+	sessionId: z.string(),
+	cwd: z.string(),
+	additionalDirectories: lenient(list(z.string())),
+	title: optionalString,
+	updatedAt: optionalString,
+	_meta: meta,
+});
+export type ListedSession = z.infer<typeof listedSessionSchema>;
+/** The answer to `session/list`: a page of sessions, and the cursor of the next one when there is more. Sessions of the wrong shape are dropped. */
+export const listSessionsResponseSchema = z.looseObject({ sessions: list(listedSessionSchema), nextCursor: optionalString, _meta: meta });
+
 export const STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
 /** Why a turn ended. Any other string an agent sends is kept rather than failing the turn. */
 export type StopReason = (typeof STOP_REASONS)[number] | (string & {});
@@ -349,6 +362,7 @@ export type _SchemasAcceptTheSdk = [
 	Assignable<z.infer<typeof loadSessionResponseSchema>, acp.LoadSessionResponse>,
 	Assignable<z.infer<typeof loadSessionResponseSchema>, acp.ResumeSessionResponse>,
 	Assignable<z.infer<typeof setConfigOptionResponseSchema>, acp.SetSessionConfigOptionResponse>,
+	Assignable<z.infer<typeof listSessionsResponseSchema>, acp.ListSessionsResponse>,
 	Assignable<z.infer<typeof promptResponseSchema>, acp.PromptResponse>,
 	Assignable<StopReason, acp.StopReason>,
 ];

@@ -8,6 +8,11 @@
  * Permission requests become the tool call's permission state in the transcript; the page's
  * `chat/answerPermission` resolves them. When no chat page is visible, a notification says so
  * with a button to the chat (also when a turn ends or fails out of sight).
+ *
+ * Every tab is kept in the chat history (chatHistory.ts) as its transcript changes, and the tabs
+ * open when the window closes open again when it comes back, drawn from what was stored: such a
+ * tab goes on with its agent (`session/resume` or `session/load`) when the user sends a message,
+ * and one the agent cannot go on with is read-only, with a way to a new chat that links to it.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -28,8 +33,9 @@ import {
 	type Tab,
 	type WireMessage,
 } from '../../common/chat/messages';
+import { changedFiles, type HistoryRecord } from '../../common/chat/history';
 import { Transcript } from '../../common/chat/transcript';
-import type { ContentBlock } from '../../common/chat/updates';
+import type { ContentBlock, ListedSession } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
 import type { AgentChoice } from '../../common/presets';
 import type { AuthMethod } from '../../common/protocol';
@@ -39,11 +45,16 @@ import type { SignInChooser } from '../auth';
 import type { FileAccessFeature } from './fileAccess';
 import type { AgentChanges } from './review';
 import type { ExtensionLog } from '../log';
-import type { ChatSession, ChatSessionManager, PermissionOutcome, PermissionRequest } from './chatSessions';
+import { newHistoryId, type ChatHistory } from './chatHistory';
+import { CannotContinueError, sessionAbilities, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
 import type { ChatTerminals } from './terminals';
 
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
+/** How often a changing transcript is written to the history at most (a turn's end is written at once). */
+const SAVE_INTERVAL_MS = 2000;
+/** The same while an answer streams: the whole transcript is written each time, and the turn's end comes soon. */
+const SAVE_INTERVAL_STREAMING_MS = 10_000;
 
 /** A connected page: the chat view or a chat in an editor. */
 interface Page {
@@ -74,6 +85,18 @@ class ChatTab {
 	follow = false;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
 	started: Promise<void> = Promise.resolve();
+	/** The chat's record in the history. */
+	historyId = newHistoryId();
+	createdAt = Date.now();
+	/** A chat from history: the agent's session it goes on with, and how it could when it was stored. */
+	stored: { readonly sessionId: string | undefined; readonly continueWith: HistoryRecord['continueWith'] } | undefined;
+	/** The transcript drawn from the history stays: what `session/load` replays is not drawn again. */
+	keepStored = false;
+	/** What the input starts with (a new chat going on from a read-only one). */
+	seed: Tab['seed'];
+	saveTimer: ReturnType<typeof setTimeout> | undefined;
+	/** The transcript, at its revision, last written to the history: not written again unchanged. */
+	saved: { readonly transcript: Transcript; readonly revision: number } | undefined;
 
 	constructor(
 		readonly key: string,
@@ -102,6 +125,7 @@ class ChatTab {
 			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
 			...(this.changes?.length ? { changes: this.changes } : {}),
 			...(this.follow ? { follow: true } : {}),
+			...(this.seed ? { seed: this.seed } : {}),
 		};
 	}
 }
@@ -121,6 +145,13 @@ export class ChatController implements vscode.Disposable {
 	private readonly tabsEmitter = new vscode.EventEmitter<void>();
 	/** Fires when tabs open, close or change state. */
 	readonly onDidChangeTabs = this.tabsEmitter.event;
+	/** The tabs of the last window are not back yet: the list kept for them must not be overwritten. */
+	private restoring = true;
+	private disposing = false;
+	/** Tabs from history being taken up again with their agents. */
+	private readonly continuing = new Set<ChatTab>();
+	/** Settles once the tabs of the last window are open again. */
+	readonly restored: Promise<void>;
 
 	constructor(
 		private readonly chat: ChatSessionManager,
@@ -130,6 +161,7 @@ export class ChatController implements vscode.Disposable {
 		/** Shows the chat (the view, or a chat editor) and resolves once a page is there. */
 		private readonly reveal: () => Promise<void>,
 		private readonly terminals: ChatTerminals,
+		readonly history: ChatHistory,
 		/** The agents' file reads and writes, and the review of their changes. */
 		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges },
 	) {
@@ -162,7 +194,9 @@ export class ChatController implements vscode.Disposable {
 					this.lastTextEditor = editor;
 				}
 			}),
+			this.onDidChangeTabs(() => this.keepOpenTabs()),
 		);
+		this.restored = this.restoreTabs().catch((error: unknown) => this.log.error(`Chat: the tabs of the last window could not be opened again: ${errorMessage(error)}`));
 	}
 
 	/** The tabs' keys, oldest first (for tests). */
@@ -171,7 +205,7 @@ export class ChatController implements vscode.Disposable {
 	}
 
 	/** A tab's session and transcript (for tests). */
-	tab(key: string): { readonly session: ChatSession | undefined; readonly transcript: Transcript; readonly state: Tab['state'] } | undefined {
+	tab(key: string): { readonly session: ChatSession | undefined; readonly transcript: Transcript; readonly state: Tab['state']; readonly historyId: string; readonly detail: string | undefined } | undefined {
 		return this.tabs.get(key);
 	}
 
@@ -330,6 +364,16 @@ export class ChatController implements vscode.Disposable {
 				this.broadcastState();
 				return;
 			}
+			case 'chat/openHistory':
+				await vscode.commands.executeCommand('agentLink.chat.history');
+				return;
+			case 'chat/continueInNewChat': {
+				const key = await this.continueInNewChat((params as P<'continueInNewChat'>).sessionKey);
+				if (key !== undefined) {
+					this.focusInput();
+				}
+				return;
+			}
 			case 'chat/openLocation': {
 				const p = params as P<'openLocation'>;
 				await openLocation(p.path, p.line);
@@ -411,7 +455,7 @@ export class ChatController implements vscode.Disposable {
 	 * several). Resolves with the tab's key once the tab exists (the session may still be starting),
 	 * or undefined when the user dismissed a picker.
 	 */
-	async newChat(options: { agentName?: string; cwd?: string; pick?: boolean } = {}): Promise<string | undefined> {
+	async newChat(options: { agentName?: string; cwd?: string; pick?: boolean; seed?: Tab['seed'] } = {}): Promise<string | undefined> {
 		const choice = options.agentName !== undefined ? this.agents.findChoice(options.agentName) : await this.defaultChoice(options.pick === true);
 		if (!choice) {
 			if (options.agentName !== undefined) {
@@ -424,11 +468,247 @@ export class ChatController implements vscode.Disposable {
 			return undefined;
 		}
 		const tab = new ChatTab(`tab-${nextTabKey++}`, choice.name, cwd);
+		tab.seed = options.seed;
 		this.tabs.set(tab.key, tab);
 		this.selected = tab.key;
 		this.broadcastState();
 		tab.started = this.start(tab, choice);
 		return tab.key;
+	}
+
+	// --- History ---
+
+	/** Opens the tabs of the last window again, drawn from the history (they go on with their agents when used). */
+	private async restoreTabs(): Promise<void> {
+		try {
+			await this.history.ready;
+			const { ids, selected } = this.history.openTabs;
+			for (const id of ids) {
+				const record = this.history.get(id);
+				if (record && !this.disposing && !this.tabByHistory(id)) {
+					const tab = await this.addStoredTab(record);
+					if (id === selected && this.selected === undefined) {
+						this.selected = tab.key;
+					}
+				}
+			}
+			this.selected ??= this.tabs.keys().next().value;
+		} finally {
+			this.restoring = false;
+		}
+		if (this.tabs.size > 0) {
+			this.log.info(`Chat: ${this.tabs.size} tab(s) of the last window open again.`);
+			this.broadcastState();
+		}
+	}
+
+	/**
+	 * Opens a stored chat in a tab (or selects its tab), drawn at once from the history, and takes
+	 * it up again with its agent (`session/resume` or `session/load`) when the agent can; otherwise
+	 * it is read-only. Resolves with the tab's key.
+	 */
+	async openFromHistory(id: string): Promise<string> {
+		const open = this.tabByHistory(id);
+		if (open) {
+			if (open.state === 'stored') {
+				void this.continueTab(open);
+			}
+			this.select(open.key);
+			return open.key;
+		}
+		const record = this.history.get(id);
+		if (!record) {
+			throw new Error('That chat is no longer in the history.');
+		}
+		const tab = await this.addStoredTab(record);
+		this.selected = tab.key;
+		this.broadcastState();
+		if (tab.state === 'stored') {
+			void this.continueTab(tab);
+		}
+		return tab.key;
+	}
+
+	/** Opens a session the agent keeps (`session/list`): the stored chat of it when there is one, else a tab that loads or resumes it. */
+	async openListed(agentName: string, listed: ListedSession): Promise<string> {
+		const record = this.history.findSession(agentName, listed.sessionId);
+		if (record) {
+			return this.openFromHistory(record.id);
+		}
+		const open = [...this.tabs.values()].find((t) => t.agentName === agentName && (t.session?.sessionId ?? t.stored?.sessionId) === listed.sessionId);
+		if (open) {
+			this.select(open.key);
+			return open.key;
+		}
+		const tab = new ChatTab(`tab-${nextTabKey++}`, agentName, listed.cwd);
+		tab.stored = { sessionId: listed.sessionId, continueWith: undefined };
+		if (typeof listed.title === 'string') {
+			tab.transcript.update({ sessionUpdate: 'session_info_update', title: listed.title });
+		}
+		this.tabs.set(tab.key, tab);
+		this.selected = tab.key;
+		this.broadcastState();
+		void this.continueTab(tab);
+		return tab.key;
+	}
+
+	/** A tab for a stored chat, its transcript read from the history. */
+	private async addStoredTab(record: HistoryRecord): Promise<ChatTab> {
+		const tab = new ChatTab(`tab-${nextTabKey++}`, record.agentName, record.cwd);
+		tab.historyId = record.id;
+		tab.createdAt = record.createdAt;
+		tab.stored = { sessionId: record.sessionId, continueWith: record.continueWith };
+		const snapshot = await this.history.readTranscript(record.id);
+		if (snapshot) {
+			tab.transcript = Transcript.restore(snapshot);
+			tab.saved = { transcript: tab.transcript, revision: tab.transcript.revision };
+		}
+		if (record.sessionId !== undefined && record.continueWith) {
+			tab.state = 'stored';
+			tab.detail = snapshot ? undefined : 'The stored transcript could not be read; the conversation can still go on.';
+		} else {
+			tab.state = 'read_only';
+			tab.detail = `${record.agentName} cannot take a conversation up again (it offers neither session/resume nor session/load).`;
+		}
+		const existing = this.tabByHistory(record.id);
+		if (existing) {
+			return existing; // opened meanwhile
+		}
+		this.tabs.set(tab.key, tab);
+		return tab;
+	}
+
+	/**
+	 * Takes a chat from history up again: the agent is started if need be, then `session/resume`
+	 * or `session/load` (what the latter replays is not drawn again over the stored transcript). A
+	 * chat the agent cannot go on with becomes read-only, saying why.
+	 */
+	private continueTab(tab: ChatTab): Promise<void> {
+		if (this.continuing.has(tab) || tab.session !== undefined) {
+			return tab.started;
+		}
+		const sessionId = tab.stored?.sessionId;
+		const run = async (): Promise<void> => {
+			const choice = this.agents.findChoice(tab.agentName);
+			if (!choice || sessionId === undefined) {
+				this.makeReadOnly(tab, choice ? 'This conversation never started with its agent, so it is read-only.' : `There is no agent named "${tab.agentName}" any more, so this conversation is read-only.`);
+				return;
+			}
+			tab.state = 'starting';
+			tab.detail = undefined;
+			tab.keepStored = tab.transcript.size > 0;
+			this.broadcastState();
+			try {
+				const session = await this.chat.create(choice, tab.cwd, {
+					chooseSignIn: (request) => this.askSignIn(tab, request),
+					existing: { sessionId },
+					beforeOpen: (opening) => this.wire(tab, opening),
+				});
+				if (tab.closed) {
+					await session.close();
+					return;
+				}
+				tab.session = session;
+				tab.state = 'ready';
+				if (tab.keepStored) {
+					this.apply(tab, { type: 'agent_restarted', resumed: true, reason: `Taken up again from the history (session/${session.continuedWith ?? 'resume'}).` });
+				}
+				this.apply(tab, { type: 'session_setup', modes: session.setup.modes ?? null, configOptions: session.setup.configOptions ?? null });
+				this.saveSoon(tab, true);
+			} catch (error) {
+				this.makeReadOnly(tab, error instanceof CannotContinueError ? `${error.message} This conversation is read-only.` : `${tab.agentName} could not go on with this conversation: ${errorMessage(error)}`);
+			} finally {
+				this.continuing.delete(tab);
+			}
+			this.broadcastState();
+		};
+		this.continuing.add(tab);
+		tab.started = run();
+		return tab.started;
+	}
+
+	private makeReadOnly(tab: ChatTab, reason: string): void {
+		tab.state = 'read_only';
+		tab.detail = reason;
+		this.log.info(`Chat ${tab.key} with ${tab.agentName}: ${reason}`);
+		this.broadcastState();
+	}
+
+	/**
+	 * A new chat with the tab's agent (the default one if it is gone) in its folder, its input
+	 * holding a link to the tab's transcript (written out as Markdown) for the agent to read.
+	 */
+	async continueInNewChat(key: string): Promise<string | undefined> {
+		const tab = this.requireTab(key);
+		await this.saveNow(tab);
+		const file = await this.history.exportMarkdown(tab.historyId);
+		const title = tab.transcript.snapshot().session.title ?? 'an earlier chat';
+		const text = `Let us go on from the earlier chat "${title}"${file ? '; its transcript is attached' : ''}. `;
+		return this.newChat({
+			...(this.agents.findChoice(tab.agentName) ? { agentName: tab.agentName } : {}),
+			cwd: tab.cwd,
+			seed: { text, attachments: file ? [{ type: 'file', path: file.fsPath }] : [] },
+		});
+	}
+
+	private tabByHistory(id: string): ChatTab | undefined {
+		return [...this.tabs.values()].find((t) => t.historyId === id);
+	}
+
+	/** Keeps the list of open tabs (and the selected one) for the next window. */
+	private keepOpenTabs(): void {
+		if (this.restoring || this.disposing) {
+			return;
+		}
+		const tabs = [...this.tabs.values()];
+		const selected = this.selected !== undefined ? this.tabs.get(this.selected)?.historyId : undefined;
+		void this.history.setOpenTabs({ ids: tabs.map((t) => t.historyId), ...(selected !== undefined ? { selected } : {}) }).catch((error: unknown) => this.log.warn(`Chat: the open tabs could not be kept: ${errorMessage(error)}`));
+	}
+
+	/** Writes the tab to the history soon (at once with `now`); a tab with nothing in it yet is not kept. */
+	private saveSoon(tab: ChatTab, now = false): void {
+		if (now) {
+			void this.saveNow(tab);
+			return;
+		}
+		tab.saveTimer ??= setTimeout(() => void this.saveNow(tab), tab.session?.status.kind === 'prompting' ? SAVE_INTERVAL_STREAMING_MS : SAVE_INTERVAL_MS);
+	}
+
+	private async saveNow(tab: ChatTab): Promise<void> {
+		if (tab.saveTimer) {
+			clearTimeout(tab.saveTimer);
+			tab.saveTimer = undefined;
+		}
+		const transcript = tab.transcript;
+		if (transcript.size === 0 || (tab.saved?.transcript === transcript && tab.saved.revision === transcript.revision)) {
+			return;
+		}
+		tab.saved = { transcript, revision: transcript.revision };
+		const snapshot = transcript.snapshot();
+		const sessionId = tab.session?.sessionId ?? tab.stored?.sessionId;
+		const continueWith = tab.session ? sessionAbilities(tab.session.agent).continueWith : tab.stored?.continueWith;
+		const title = snapshot.session.title;
+		await this.history.save(
+			{
+				id: tab.historyId,
+				agentName: tab.agentName,
+				...(sessionId !== undefined ? { sessionId } : {}),
+				cwd: tab.cwd,
+				...(title !== undefined ? { title } : {}),
+				createdAt: tab.createdAt,
+				updatedAt: Date.now(),
+				entries: snapshot.entries.length,
+				changedFiles: changedFiles(snapshot),
+				...(continueWith ? { continueWith } : {}),
+			},
+			snapshot,
+		);
+	}
+
+	/** Writes every tab with changes not yet stored, and waits for the history's writes (deactivation). */
+	async flushHistory(): Promise<void> {
+		await Promise.all([...this.tabs.values()].filter((t) => t.saveTimer !== undefined).map((t) => this.saveNow(t)));
+		await this.history.flush();
 	}
 
 	private async defaultChoice(pick: boolean): Promise<AgentChoice | undefined> {
@@ -446,37 +726,13 @@ export class ChatController implements vscode.Disposable {
 
 	private async start(tab: ChatTab, choice: AgentChoice): Promise<void> {
 		try {
-			const session = await this.chat.create(choice, tab.cwd, { chooseSignIn: (request) => this.askSignIn(tab, request) });
+			const session = await this.chat.create(choice, tab.cwd, { chooseSignIn: (request) => this.askSignIn(tab, request), beforeOpen: (opening) => this.wire(tab, opening) });
 			if (tab.closed) {
 				await session.close();
 				return;
 			}
 			tab.session = session;
 			tab.state = 'ready';
-			session.permissionHandler = (request, signal) => this.askPermission(tab, request, signal);
-			tab.disposables.push(
-				session.onDidUpdate((update) => this.apply(tab, { type: 'update', update })),
-				session.onDidReset(() => {
-					tab.transcript = new Transcript();
-					this.broadcastState();
-				}),
-				session.onDidChangeStatus((status) => {
-					if (status.kind === 'ended') {
-						if (tab.state !== 'ended' && !tab.closed) {
-							tab.state = 'ended';
-							this.apply(tab, { type: 'conversation_ended', reason: status.message });
-							this.broadcastState();
-						}
-					} else if (status.kind === 'restarting') {
-						tab.detail = status.message;
-						this.broadcastState();
-					} else if (status.kind === 'idle' && tab.detail !== undefined) {
-						tab.detail = undefined;
-						this.apply(tab, { type: 'agent_restarted', resumed: true });
-						this.broadcastState();
-					}
-				}),
-			);
 			this.apply(tab, { type: 'session_setup', modes: session.setup.modes ?? null, configOptions: session.setup.configOptions ?? null });
 		} catch (error) {
 			tab.state = 'failed';
@@ -484,6 +740,40 @@ export class ChatController implements vscode.Disposable {
 			this.log.error(`Chat with ${choice.name} could not start: ${tab.detail}`);
 		}
 		this.broadcastState();
+	}
+
+	/** Feeds a session's updates, permission requests and status into its tab (before it opens, so what `session/load` replays is seen). */
+	private wire(tab: ChatTab, session: ChatSession): void {
+		session.permissionHandler = (request, signal) => this.askPermission(tab, request, signal);
+		tab.disposables.push(
+			session.onDidUpdate((update) => {
+				if (!(tab.keepStored && session.replaying)) {
+					this.apply(tab, { type: 'update', update });
+				}
+			}),
+			session.onDidReset(() => {
+				// The agent restarted and replays the conversation (session/load): drawn from the replay.
+				tab.transcript = new Transcript();
+				tab.keepStored = false;
+				this.broadcastState();
+			}),
+			session.onDidChangeStatus((status) => {
+				if (status.kind === 'ended') {
+					if (tab.state !== 'ended' && !tab.closed) {
+						tab.state = 'ended';
+						this.apply(tab, { type: 'conversation_ended', reason: status.message });
+						this.broadcastState();
+					}
+				} else if (status.kind === 'restarting') {
+					tab.detail = status.message;
+					this.broadcastState();
+				} else if (status.kind === 'idle' && tab.detail !== undefined && tab.session === session) {
+					tab.detail = undefined;
+					this.apply(tab, { type: 'agent_restarted', resumed: true });
+					this.broadcastState();
+				}
+			}),
+		);
 	}
 
 	private select(key: string): void {
@@ -500,6 +790,7 @@ export class ChatController implements vscode.Disposable {
 			return;
 		}
 		tab.closed = true;
+		const saved = this.saveNow(tab);
 		const keys = [...this.tabs.keys()];
 		this.tabs.delete(key);
 		if (this.selected === key) {
@@ -512,13 +803,17 @@ export class ChatController implements vscode.Disposable {
 		}
 		this.endSignIn(tab, undefined);
 		tab.disposables.forEach((d) => d.dispose());
-		await tab.session?.close();
+		await Promise.all([saved, tab.session?.close()]);
 	}
 
 	// --- Prompts ---
 
-	private async sendPrompt(key: string, text: string, attachments: readonly Attachment[]): Promise<void> {
+	/** Sends a prompt in a tab, as the page does (tests call it too); resolves once the turn is over. */
+	async sendPrompt(key: string, text: string, attachments: readonly Attachment[] = []): Promise<void> {
 		const tab = this.requireTab(key);
+		if (tab.state === 'stored') {
+			void this.continueTab(tab); // a chat from history goes on with its agent at its first prompt
+		}
 		await tab.started; // a prompt written while the agent was starting goes once it is ready
 		const session = this.requireSession(tab);
 		if (tab.transcript.snapshot().session.turn === 'running') {
@@ -702,6 +997,9 @@ export class ChatController implements vscode.Disposable {
 	private apply(tab: ChatTab, event: Parameters<Transcript['apply']>[0]): void {
 		if (tab.transcript.apply(event)) {
 			this.flushSoon();
+			if (!tab.closed) {
+				this.saveSoon(tab, event.type === 'turn_ended' || event.type === 'turn_failed' || event.type === 'conversation_ended');
+			}
 		}
 	}
 
@@ -789,12 +1087,14 @@ export class ChatController implements vscode.Disposable {
 
 	private requireSession(tab: ChatTab): ChatSession {
 		if (!tab.session) {
-			throw new Error(tab.state === 'failed' ? (tab.detail ?? 'The chat could not start.') : 'The chat is still starting.');
+			throw new Error(tab.state === 'failed' || tab.state === 'read_only' ? (tab.detail ?? 'The chat could not start.') : 'The chat is still starting.');
 		}
 		return tab.session;
 	}
 
 	dispose(): void {
+		// The tabs close with the window, but stay in the list to open again in the next one.
+		this.disposing = true;
 		if (this.flushTimer) {
 			clearTimeout(this.flushTimer);
 		}

@@ -4,7 +4,10 @@
  * by side with the NES agent, and closing one leaves the others), and survives the agent crashing
  * when the agent can resume or load it.
  *
- * - `session/new {cwd, mcpServers: []}`, retried once after the user signs in (-32000);
+ * - `session/new {cwd, mcpServers}`, retried once after the user signs in (-32000); a chat from history
+ *   goes on with `session/resume` or `session/load` instead (the same as after a crash);
+ * - `mcpServers`: the servers of `agentLink.mcpServers` in a transport the agent takes (src/common/mcp.ts);
+ * - `session/list` and `session/delete` for the history picker, when the agent offers them;
  * - `session/prompt` → stop reason; `session/cancel` answers pending permission prompts `cancelled`;
  * - `session/update` notifications reach the session they name (as the agent sent them: the
  *   transcript reducer in `common` makes sense of them);
@@ -14,18 +17,21 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import {
+	listSessionsResponseSchema,
 	loadSessionResponseSchema,
 	newSessionResponseSchema,
 	promptResponseSchema,
 	requestPermissionParamsSchema,
 	sessionNotificationSchema,
 	setConfigOptionResponseSchema,
+	type ListedSession,
 	type RequestPermissionParams,
 	type SessionConfigOption,
 	type SessionModeState,
 	type SessionUpdate,
 } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
+import { mcpServersFor, type McpCapabilities, type McpServerConfig } from '../../common/mcp';
 import { Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
 import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
@@ -53,6 +59,20 @@ export type ChatStatus =
 	| { readonly kind: 'restarting'; readonly message: string }
 	| { readonly kind: 'ended'; readonly message: string };
 
+/** How a chat from history went on with its agent. */
+export type ContinueWith = 'resume' | 'load';
+
+/** The agent can neither resume nor load sessions, so a stored chat cannot go on. */
+export class CannotContinueError extends Error {}
+
+/** What an agent says it can do with sessions, as far as chats care. */
+export function sessionAbilities(agent: ReadyAgent | undefined): { readonly continueWith?: ContinueWith; readonly list: boolean; readonly delete: boolean; readonly close: boolean } {
+	const caps = agent?.initialized.agentCapabilities as { loadSession?: boolean; sessionCapabilities?: { resume?: unknown; list?: unknown; delete?: unknown; close?: unknown } } | undefined;
+	const session = caps?.sessionCapabilities;
+	const continueWith: ContinueWith | undefined = session?.resume ? 'resume' : caps?.loadSession === true ? 'load' : undefined;
+	return { ...(continueWith ? { continueWith } : {}), list: !!session?.list, delete: !!session?.delete, close: !!session?.close };
+}
+
 let nextKey = 1;
 
 export class ChatSession implements vscode.Disposable {
@@ -73,6 +93,8 @@ export class ChatSession implements vscode.Disposable {
 	private retrying = false;
 	/** `session/resume` or `session/load` on a restarted agent is under way. */
 	private resuming = false;
+	private replayingValue = false;
+	private continuedWithValue: ContinueWith | undefined;
 
 	/** Every `session/update` for this session, in order. */
 	readonly onDidUpdate = this.updateEmitter.event;
@@ -107,6 +129,16 @@ export class ChatSession implements vscode.Disposable {
 		return this.agentValue;
 	}
 
+	/** `session/load` is under way: the updates that arrive meanwhile replay the conversation. */
+	get replaying(): boolean {
+		return this.replayingValue;
+	}
+
+	/** How this chat was taken up from history; undefined for a chat that began with `session/new`. */
+	get continuedWith(): ContinueWith | undefined {
+		return this.continuedWithValue;
+	}
+
 	/** Modes and config options as `session/new` (or the last resume, load or `set_config_option`) gave them. */
 	get setup(): SessionSetup {
 		return this.setupValue;
@@ -125,20 +157,58 @@ export class ChatSession implements vscode.Disposable {
 		};
 	}
 
-	/** `session/new`; after an auth-required answer, the user signs in and it is tried once more. */
-	async open(): Promise<void> {
+	/**
+	 * `session/new`, or for a chat from history (`existing`) `session/resume` or `session/load` of
+	 * the agent's session, whichever the agent offers ({@link CannotContinueError} when neither).
+	 * After an auth-required answer, the user signs in and it is tried once more.
+	 */
+	async open(existing?: { readonly sessionId: string }): Promise<void> {
 		const first = this.manager.readyAgent;
 		if (!first) {
 			throw new Error(`${this.agentName} is not running: ${stateText(this.manager)}`);
 		}
-		const { agent, result } = await withSignIn(first, 'chatting', this.signInOptions(), async (agent) => ({
-			agent,
-			result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: [] }, newSessionResponseSchema),
-		}));
-		this.setupValue = { modes: result.modes, configOptions: result.configOptions };
-		this.bind(agent, result.sessionId);
+		if (existing) {
+			const agent = await withSignIn(first, 'chatting', this.signInOptions(), async (agent) => {
+				this.continuedWithValue = await this.reattach(agent, existing.sessionId);
+				return agent;
+			});
+			this.bind(agent, existing.sessionId);
+		} else {
+			const { agent, result } = await withSignIn(first, 'chatting', this.signInOptions(), async (agent) => ({
+				agent,
+				result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: this.owner.mcpServers(agent) }, newSessionResponseSchema),
+			}));
+			this.setupValue = { modes: result.modes, configOptions: result.configOptions };
+			this.bind(agent, result.sessionId);
+		}
 		this.subscription = this.manager.onDidChangeState(() => void this.followAgent());
 		this.setStatus({ kind: 'idle' });
+	}
+
+	/**
+	 * Takes `sessionId` up on `agent`: `session/resume` when it offers that, else `session/load`
+	 * (whose replayed updates reach this session while {@link replaying}). Sets up modes and
+	 * config options from the answer.
+	 */
+	private async reattach(agent: ReadyAgent, sessionId: string): Promise<ContinueWith> {
+		const how = sessionAbilities(agent).continueWith;
+		const params = { sessionId, cwd: this.cwd, mcpServers: this.owner.mcpServers(agent) };
+		if (how === 'resume') {
+			const resumed = await agent.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
+			this.setupValue = { modes: resumed.modes, configOptions: resumed.configOptions };
+		} else if (how === 'load') {
+			this.bind(agent, sessionId); // updates replayed during the load reach this session
+			this.replayingValue = true;
+			try {
+				const loaded = await agent.handle.connection.sendRequest(Methods.session.load, params, z.nullable(loadSessionResponseSchema));
+				this.setupValue = { modes: loaded?.modes, configOptions: loaded?.configOptions };
+			} finally {
+				this.replayingValue = false;
+			}
+		} else {
+			throw new CannotContinueError(`${this.agentName} can neither resume nor load sessions.`);
+		}
+		return how;
 	}
 
 	/** Sends a prompt and resolves with the stop reason. */
@@ -270,23 +340,17 @@ export class ChatSession implements vscode.Disposable {
 		if (state.kind !== 'ready' || !ready || !this.idValue) {
 			return;
 		}
-		const caps = ready.initialized.agentCapabilities as { loadSession?: boolean; sessionCapabilities?: { resume?: unknown } } | undefined;
-		const params = { sessionId: this.idValue, cwd: this.cwd, mcpServers: [] };
+		const how = sessionAbilities(ready).continueWith;
+		if (!how) {
+			this.end(`${this.agentName} restarted and cannot resume this conversation, so it ended.`);
+			return;
+		}
 		this.resuming = true;
 		try {
-			if (caps?.sessionCapabilities?.resume) {
-				const resumed = await ready.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
-				this.setupValue = { modes: resumed.modes, configOptions: resumed.configOptions };
-			} else if (caps?.loadSession) {
+			if (how === 'load') {
 				this.resetEmitter.fire();
-				this.bind(ready, this.idValue); // updates replayed during the load reach this session
-				const loaded = await ready.handle.connection.sendRequest(Methods.session.load, params, z.nullable(loadSessionResponseSchema));
-				this.setupValue = { modes: loaded?.modes, configOptions: loaded?.configOptions };
-			} else {
-				this.resuming = false;
-				this.end(`${this.agentName} restarted and cannot resume this conversation, so it ended.`);
-				return;
 			}
+			await this.reattach(ready, this.idValue);
 			this.bind(ready, this.idValue);
 			this.resuming = false;
 			this.owner.log.info(`Chat ${this.key} resumed with ${this.agentName} after a restart.`);
@@ -346,6 +410,15 @@ export class ChatSession implements vscode.Disposable {
 	}
 }
 
+export interface CreateOptions {
+	/** Where the user picks a sign-in method (the panel); a quick pick without it. */
+	readonly chooseSignIn?: SignInChooser;
+	/** Go on with this session of the agent's (chat history) instead of starting one. */
+	readonly existing?: { readonly sessionId: string };
+	/** Called before the session is opened, so what `session/load` replays can be listened to. */
+	readonly beforeOpen?: (session: ChatSession) => void;
+}
+
 /** Keeps the chat sessions and routes what agents send for them. */
 export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	private readonly sessions = new Set<ChatSession>();
@@ -355,8 +428,20 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	constructor(
 		readonly pool: AgentPool,
 		readonly log: ExtensionLog,
+		/** `agentLink.mcpServers`, as the settings are now. */
+		private readonly mcpSettings: () => readonly McpServerConfig[] = () => [],
 	) {
 		pool.registerFeature(this);
+	}
+
+	/** @internal for ChatSession: the MCP servers `agent` gets; those in a transport it does not take are left out, with a log line. */
+	mcpServers(agent: ReadyAgent): McpServerConfig['server'][] {
+		const caps = agent.initialized.agentCapabilities?.mcpCapabilities as McpCapabilities | undefined;
+		const { servers, skipped } = mcpServersFor(this.mcpSettings(), caps);
+		for (const server of skipped) {
+			this.log.info(`MCP server "${server.name}" left out for ${agent.name}: it does not take ${server.transport} servers (mcpCapabilities.${server.transport}).`);
+		}
+		return servers;
 	}
 
 	/** The open chats, oldest first. */
@@ -368,7 +453,7 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	 * A new chat with `choice` in `cwd`: the agent is started if no role runs it yet (one process per
 	 * agent), then `session/new`. A new chat never ends another.
 	 */
-	async create(choice: AgentChoice, cwd: string, options: { readonly chooseSignIn?: SignInChooser } = {}): Promise<ChatSession> {
+	async create(choice: AgentChoice, cwd: string, options: CreateOptions = {}): Promise<ChatSession> {
 		const token = {};
 		const manager = this.pool.hold(choice.name, token);
 		try {
@@ -376,18 +461,41 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 			const session = new ChatSession(choice.name, cwd, manager, token, this, options.chooseSignIn);
 			this.sessions.add(session);
 			try {
-				await session.open();
+				options.beforeOpen?.(session);
+				await session.open(options.existing);
 			} catch (error) {
-				this.sessions.delete(session);
+				if (session.agent && session.sessionId) {
+					session.agent.sessions.delete(session.sessionId);
+				}
+				this.forget(session);
 				session.dispose();
 				throw error;
 			}
-			this.log.info(`Chat ${session.key} started with ${choice.name} (session ${session.sessionId ?? '?'}) in ${cwd}.`);
+			const how = session.continuedWith ? `went on with session/${session.continuedWith} of` : 'started with';
+			this.log.info(`Chat ${session.key} ${how} ${choice.name} (session ${session.sessionId ?? '?'}) in ${cwd}.`);
 			return session;
 		} catch (error) {
 			await this.pool.release(manager, token);
 			throw error;
 		}
+	}
+
+	/**
+	 * One page of the sessions `agent` keeps (`session/list`; `sessionCapabilities.list`), in
+	 * `cwd` when given; `nextCursor` when there are more.
+	 */
+	async listSessions(agent: ReadyAgent, params: { readonly cwd?: string; readonly cursor?: string } = {}): Promise<{ readonly sessions: readonly ListedSession[]; readonly nextCursor?: string }> {
+		const result = await agent.handle.connection.sendRequest(
+			Methods.session.list,
+			{ ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) },
+			listSessionsResponseSchema,
+		);
+		return { sessions: result.sessions, ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}) };
+	}
+
+	/** `session/delete` (`sessionCapabilities.delete`): the agent forgets the session. */
+	async deleteSession(agent: ReadyAgent, sessionId: string): Promise<void> {
+		await agent.handle.connection.sendRequest(Methods.session.delete, { sessionId }, z.unknown());
 	}
 
 	/**

@@ -139,7 +139,7 @@ export class EntryView {
 					'div',
 					{ class: `lifecycle ${entry.status}`, attrs: { role: 'status' } },
 					icon(entry.status === 'resumed' ? 'debug-restart' : 'debug-disconnect'),
-					entry.status === 'resumed' ? ' The agent restarted and the conversation goes on.' : ` The conversation ended${entry.reason ? `: ${entry.reason}` : '.'}`,
+					entry.status === 'resumed' ? ` ${entry.reason ?? 'The agent restarted and the conversation goes on.'}` : ` The conversation ended${entry.reason ? `: ${entry.reason}` : '.'}`,
 				);
 		}
 	}

@@ -48,6 +48,9 @@ class ChatPage {
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
 	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
+	private readonly bannerText = h('span', { class: 'banner-text' });
+	/** A read-only chat from history: a new chat that links to it. */
+	private readonly bannerAction = h('button', { class: 'secondary banner-action', attrs: { type: 'button', hidden: true }, on: { click: () => this.shown && this.host.send(PageCommands.continueInNewChat, { sessionKey: this.shown }) } }, icon('add'), ' New chat from this one');
 	/** The agent's sign-in methods, while it waits for the user to sign in. */
 	private readonly signIn = h('section', { class: 'sign-in', attrs: { hidden: true, 'aria-labelledby': 'sign-in-title' } });
 	/** The files this chat's agent changed, above the input: review, keep or undo each, or all. */
@@ -98,8 +101,11 @@ class ChatPage {
 		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
 		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
 		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
+		const historyButton = h('button', { class: 'icon-button history-button', attrs: { type: 'button', title: 'Chat history…', 'aria-label': 'Chat history' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'));
 		this.scroller.append(this.log);
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton, newButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
+		this.banner.append(this.bannerText, this.bannerAction);
+		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton, newButton, historyButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
 		this.followButton.append(icon('eye'));
 		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
@@ -181,7 +187,6 @@ class ChatPage {
 				delete this.drafts[key];
 			}
 		}
-		this.renderTabs();
 		const selected = state.selected ?? state.tabs[0]?.sessionKey;
 		const mirror = selected !== undefined ? this.mirrors.get(selected) : undefined;
 		if (selected !== this.shown || !oldMirror || !mirror || mirror.entries[0]?.id !== oldMirror.entries[0]?.id || mirror.revision < oldMirror.revision) {
@@ -191,6 +196,8 @@ class ChatPage {
 			const old = new Map(oldMirror.entries.map((e) => [e.id, e.rev]));
 			this.renderEntries(mirror.entries.filter((e) => old.get(e.id) !== e.rev).map((e) => e.id));
 		}
+		// After the tab shown is settled, so the one the host selected (a chat reopened from history) is marked.
+		this.renderTabs();
 		this.renderChrome();
 	}
 
@@ -254,7 +261,15 @@ class ChatPage {
 							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
 							on: { click: () => this.select(tab.sessionKey) },
 						},
-						asking ? icon('shield', 'tab-state') : running ? icon('loading', 'tab-state codicon-modifier-spin') : tab.state === 'failed' || tab.state === 'ended' ? icon('debug-disconnect', 'tab-state') : null,
+						asking
+							? icon('shield', 'tab-state')
+							: running
+								? icon('loading', 'tab-state codicon-modifier-spin')
+								: tab.state === 'failed' || tab.state === 'ended'
+									? icon('debug-disconnect', 'tab-state')
+									: tab.state === 'read_only'
+										? icon('lock', 'tab-state')
+										: null,
 						h('span', { class: 'tab-title' }, title),
 						h('span', { class: 'visually-hidden tab-agent' }, `, ${tab.agentName}`),
 					),
@@ -312,7 +327,12 @@ class ChatPage {
 		this.log.replaceChildren();
 		const mirror = key !== undefined ? this.mirrors.get(key) : undefined;
 		if (key !== undefined) {
-			this.composer.load((this.drafts[key] ??= { text: '', attachments: [], history: [] }));
+			// A tab the host seeded (a chat going on from a read-only one) starts with its link in the input.
+			const seed = this.state?.tabs.find((t) => t.sessionKey === key)?.seed;
+			this.composer.load((this.drafts[key] ??= { text: seed?.text ?? '', attachments: [...(seed?.attachments ?? [])], history: [] }));
+			if (seed) {
+				this.save();
+			}
 		}
 		if (mirror) {
 			const entries = mirror.entries;
@@ -453,7 +473,8 @@ class ChatPage {
 		const hasTabs = (this.state?.tabs.length ?? 0) > 0;
 		this.empty.hidden = hasTabs;
 		this.scroller.hidden = !hasTabs;
-		this.composer.element.hidden = !hasTabs;
+		// A read-only chat takes no messages: its banner offers a new chat instead.
+		this.composer.element.hidden = !hasTabs || tab?.state === 'read_only';
 		let banner: string | undefined;
 		if (tab?.state === 'starting') {
 			banner = `Starting ${tab.agentName}…`;
@@ -463,18 +484,24 @@ class ChatPage {
 			banner = undefined; // the sign-in card says it
 		} else if (tab?.state === 'ended') {
 			banner = 'This conversation has ended. Start a new chat to go on.';
+		} else if (tab?.state === 'read_only') {
+			banner = `Read-only: ${tab.detail ?? `${tab.agentName} cannot go on with this conversation.`}`;
+		} else if (tab?.state === 'stored') {
+			banner = tab.detail ?? `From the history: the conversation goes on with ${tab.agentName} when you send a message.`;
 		} else if (tab?.detail) {
 			banner = tab.detail;
 		}
 		this.banner.hidden = banner === undefined;
-		this.banner.textContent = banner ?? '';
+		this.banner.classList.toggle('read-only', tab?.state === 'read_only');
+		this.bannerText.textContent = banner ?? '';
+		this.bannerAction.hidden = tab?.state !== 'read_only';
 		this.renderSignIn(tab);
 		this.renderChanges(tab);
 		this.followButton.hidden = !tab;
 		this.followButton.setAttribute('aria-pressed', String(tab?.follow === true));
 		this.followButton.classList.toggle('on', tab?.follow === true);
-		// A prompt may be sent while the agent starts: the host sends it once the chat is ready.
-		this.composer.setSession(mirror?.session, (tab?.state === 'ready' || tab?.state === 'starting') && mirror?.session.turn !== 'running', tab?.agentName);
+		// A prompt may be sent while the agent starts (or a chat from history is taken up again): the host sends it once the chat is ready.
+		this.composer.setSession(mirror?.session, (tab?.state === 'ready' || tab?.state === 'starting' || tab?.state === 'stored') && mirror?.session.turn !== 'running', tab?.agentName);
 	}
 
 	private toggleFollow(): void {

@@ -86,8 +86,18 @@ export function enabledEditorTools(disabled: readonly string[]): Set<EditorToolN
 	return new Set(EDITOR_TOOL_NAMES.filter((name) => !off.has(name)));
 }
 
-/** A refusal the agent should read (a path outside the workspace, a missing file): its message is the answer. */
-export class EditorToolError extends Error {}
+/**
+ * A refusal the agent should read (a path outside the workspace, a missing file): its message is the
+ * answer. Recognized by its name, not `instanceof`: the editor and the server are separate bundles,
+ * each with its own copy of this class.
+ */
+export class EditorToolError extends Error {
+	override readonly name = 'EditorToolError';
+
+	static is(error: unknown): error is EditorToolError {
+		return error instanceof Error && error.name === 'EditorToolError';
+	}
+}
 
 /** A 1-based position, and a range of two. */
 export interface ToolPosition {
@@ -166,7 +176,7 @@ export async function callEditorTool(
 		return done('ok', { content: [{ type: 'text', text: JSON.stringify(value ?? null) }] });
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
-		return done(error instanceof EditorToolError ? 'refused' : 'failed', errorResult(message), message);
+		return done(EditorToolError.is(error) ? 'refused' : 'failed', errorResult(message), message);
 	}
 }
 

@@ -1,7 +1,7 @@
 // One esbuild script for everything that ships or runs in tests:
 //   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
 //   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
-//   dist/editor-tools.js       the editor tools' MCP server (with the MCP SDK), loaded when the first chat session starts
+//   dist/editor-tools.js       the editor tools' MCP server (with the MCP SDK) and their answers, loaded when the first chat session starts
 //   dist/mcp-bridge.js         the stdio bridge to it, a tiny program agents start with the editor's runtime
 //   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
 //   dist/webview/chat.js       the chat page (browser, ESM; the highlighter is a chunk beside it, loaded on
@@ -70,7 +70,7 @@ const lazyArchive = {
 const lazyEditorTools = {
 	name: 'lazy-editor-tools',
 	setup(build) {
-		build.onResolve({ filter: /node\/editorTools\/server$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'editorTools', 'editorTools.ts')) ? { path: './editor-tools.js', external: true } : undefined));
+		build.onResolve({ filter: /^\.\/lazy$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'editorTools', 'editorTools.ts')) ? { path: './editor-tools.js', external: true } : undefined));
 	},
 };
 
@@ -82,7 +82,7 @@ const builds = [
 			entryPoints: {
 				extension: join(root, 'src/vscode/extension.ts'),
 				archive: join(root, 'src/node/archive.ts'),
-				'editor-tools': join(root, 'src/node/editorTools/server.ts'),
+				'editor-tools': join(root, 'src/vscode/editorTools/lazy.ts'),
 				'mcp-bridge': join(root, 'src/node/editorTools/bridge.ts'),
 			},
 			outdir: join(root, 'dist'),

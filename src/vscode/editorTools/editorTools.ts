@@ -9,12 +9,11 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type * as vscode from 'vscode';
 import { EDITOR_TOOLS_SERVER_NAME, enabledEditorTools } from '../../common/editorTools';
 import type { McpCapabilities } from '../../common/mcp';
-import type * as serverModule from '../../node/editorTools/server';
 import type { ReadyAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';
-import { vscodeEditorToolsBackend } from './backend';
+import type * as lazyModule from './lazy';
 
-type ServerModule = typeof serverModule;
+type LazyModule = typeof lazyModule;
 
 export interface EditorToolsSettings {
 	readonly enabled: boolean;
@@ -22,7 +21,7 @@ export interface EditorToolsSettings {
 }
 
 export class EditorTools implements vscode.Disposable {
-	private server?: serverModule.EditorToolsServer;
+	private server?: lazyModule.EditorToolsServer;
 
 	constructor(
 		/** The folder dist/ is in. */
@@ -32,13 +31,12 @@ export class EditorTools implements vscode.Disposable {
 		private readonly version: string,
 	) {}
 
-	private start(): serverModule.EditorToolsServer {
+	private start(): lazyModule.EditorToolsServer {
 		if (!this.server) {
 			// Loaded here, on first use: the build keeps the MCP SDK in a bundle of its own (dist/editor-tools.js).
 			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const { createEditorToolsServer } = require('../../node/editorTools/server') as ServerModule;
-			this.server = createEditorToolsServer({
-				backend: vscodeEditorToolsBackend(),
+			const { startEditorToolsServer } = require('./lazy') as LazyModule;
+			this.server = startEditorToolsServer({
 				enabled: () => enabledEditorTools(this.settings().disabled),
 				version: this.version,
 				record: (call) => {

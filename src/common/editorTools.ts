@@ -10,9 +10,9 @@
  * Nothing here writes. MCP: https://modelcontextprotocol.io/specification/2025-06-18/server/tools
  */
 import * as z from 'zod/mini';
+import { EDITOR_TOOL_NAMES, type EditorToolName } from './editorToolNames';
 
-/** The name the server has in `session/new`'s `mcpServers`, and in its `initialize` answer. */
-export const EDITOR_TOOLS_SERVER_NAME = 'agent-link-editor';
+export { EDITOR_TOOLS_SERVER_NAME, EDITOR_TOOL_NAMES, enabledEditorTools, type EditorToolName } from './editorToolNames';
 
 /** Bytes `read_binary_file` returns at most per call (and by default). */
 export const MAX_BINARY_READ_BYTES = 1024 * 1024;
@@ -41,10 +41,8 @@ export const editorToolArgs = {
 	hover: strict(position),
 	get_selection: strict({}),
 	get_open_editors: strict({}),
-} as const;
+} as const satisfies Record<EditorToolName, z.ZodMiniObject>;
 
-export type EditorToolName = keyof typeof editorToolArgs;
-export const EDITOR_TOOL_NAMES = Object.keys(editorToolArgs) as EditorToolName[];
 export type EditorToolArgs<N extends EditorToolName> = z.infer<(typeof editorToolArgs)[N]>;
 
 export function isEditorToolName(name: string): name is EditorToolName {
@@ -78,12 +76,6 @@ export function editorToolList(enabled: ReadonlySet<EditorToolName>): EditorTool
 		const { $schema: _, ...schema } = z.toJSONSchema(editorToolArgs[name]) as { $schema?: string; [key: string]: unknown };
 		return { name, description: descriptions[name], inputSchema: { ...schema, type: 'object' } };
 	});
-}
-
-/** The tools left on: all but those named in `disabled` (unknown names are ignored). */
-export function enabledEditorTools(disabled: readonly string[]): Set<EditorToolName> {
-	const off = new Set(disabled);
-	return new Set(EDITOR_TOOL_NAMES.filter((name) => !off.has(name)));
 }
 
 /**

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type * as vscode from 'vscode';
-import { EDITOR_TOOLS_SERVER_NAME, enabledEditorTools } from '../../common/editorTools';
+import { EDITOR_TOOLS_SERVER_NAME, enabledEditorTools } from '../../common/editorToolNames';
 import type { McpCapabilities } from '../../common/mcp';
 import type { ReadyAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';

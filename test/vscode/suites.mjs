@@ -614,6 +614,13 @@ export const suites = [
 		prepare: prepareEditorToolsWorkspace,
 	},
 	{
+		// The same agents against the packaged extension: the .vsix carries the server and the bridge.
+		name: 'editor-tools-vsix',
+		vsix: true,
+		settings: (ctx) => ({ 'agentLink.agents': editorToolsAgents(ctx) }),
+		prepare: prepareEditorToolsWorkspace,
+	},
+	{
 		// Tool call round trips (agent to answer) for stat and get_diagnostics in a 2 000-file workspace.
 		name: 'bench-editor-tools',
 		bench: true,

@@ -153,7 +153,10 @@ async function globSearch(pattern: string, maxResults: number): Promise<unknown>
 	let truncated = false;
 	for (const folder of folders) {
 		// More than asked for, since .gitignore may drop some.
-		const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, useIgnoreFiles ? maxResults * 4 + 50 : maxResults + 1);
+		const limit = useIgnoreFiles ? maxResults * 4 + 50 : maxResults + 1;
+		const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, pattern), exclude, limit);
+		// The search stopped at its limit: there may be more than the files kept.
+		truncated ||= found.length >= limit;
 		found.sort((a, b) => (a.fsPath < b.fsPath ? -1 : a.fsPath > b.fsPath ? 1 : 0));
 		for (const uri of found) {
 			if (useIgnoreFiles && (await ignoreFiles.ignores(folder.uri.fsPath, uri.fsPath))) {
@@ -166,7 +169,9 @@ async function globSearch(pattern: string, maxResults: number): Promise<unknown>
 			const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
 			files.push({ path: folders.length > 1 ? `${folder.name}/${relative}` : relative, absolute: uri.fsPath });
 		}
-		if (truncated) {
+		if (files.length === maxResults) {
+			// Folders not searched may hold more.
+			truncated ||= folder !== folders.at(-1);
 			break;
 		}
 	}
@@ -237,7 +242,8 @@ export function vscodeEditorToolsBackend(): EditorToolsBackend {
 		},
 
 		async get_diagnostics({ path: input }) {
-			const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = input === undefined ? vscode.languages.getDiagnostics() : [[(await existingFile(input)), vscode.languages.getDiagnostics(await existingFile(input))]];
+			const file = input === undefined ? undefined : await existingFile(input);
+			const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = file ? [[file, vscode.languages.getDiagnostics(file)]] : vscode.languages.getDiagnostics();
 			const folders = fileFolders();
 			const diagnostics = [];
 			let total = 0;

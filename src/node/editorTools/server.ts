@@ -202,6 +202,8 @@ export class EditorToolsServer {
 			}
 			clearTimeout(timer);
 			socket.off('data', onData);
+			// Held until the transport listens: what arrives meanwhile is kept, not dropped.
+			socket.pause();
 			if (!tokenMatches(received.subarray(0, nl).toString('utf8').trim(), token)) {
 				socket.destroy();
 				return;
@@ -212,7 +214,7 @@ export class EditorToolsServer {
 			}
 			const server = this.mcpServer();
 			socket.once('close', () => void server.close());
-			server.connect(new StdioServerTransport(socket, socket)).catch((error: unknown) => {
+			server.connect(new StdioServerTransport(socket, socket)).then(() => socket.resume(), (error: unknown) => {
 				this.options.onError?.(`Editor tools: a bridge connection failed: ${error instanceof Error ? error.message : String(error)}`);
 				socket.destroy();
 			});

@@ -288,12 +288,7 @@ describe('editor tools for agents (an MCP server in every chat session)', functi
 					assert.match(content, /"severity": "error"/);
 					assert.match(content, /Type 'string' is not assignable to type 'number'/);
 					await waitFor(async () => (await webviewQuery('.message.agent')).texts.some((t) => /get_diagnostics answered \(\d+ characters\)/.test(t)), 'the agent’s answer');
-					// A wider side bar for the picture: the command widens the part that has the focus.
-				await vscode.commands.executeCommand('workbench.action.focusSideBar');
-				for (let i = 0; i < 6; i++) {
-					await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
-				}
-				await screenshot(agent === 'Tools Stdio' ? path.join(SHOTS, 'editor-tools-chat.png') : path.join(os.tmpdir(), 'editor-tools-chat-http.png'), '.part.sidebar');
+					await screenshot(agent === 'Tools Stdio' ? path.join(SHOTS, 'editor-tools-chat.png') : path.join(os.tmpdir(), 'editor-tools-chat-http.png'), '.part.sidebar');
 				} finally {
 					await a.chatController.closeTab(key);
 				}

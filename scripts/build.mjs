@@ -1,6 +1,8 @@
 // One esbuild script for everything that ships or runs in tests:
 //   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
 //   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
+//   dist/editor-tools.js       the editor tools' MCP server (with the MCP SDK) and their answers, loaded when the first chat session starts
+//   dist/mcp-bridge.js         the stdio bridge to it, a tiny program agents start with the editor's runtime
 //   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
 //   dist/webview/chat.js       the chat page (browser, ESM; the highlighter is a chunk beside it, loaded on
 //                              first use), with the codicon font copied beside it
@@ -61,15 +63,31 @@ const lazyArchive = {
 	},
 };
 
+/**
+ * The editor tools' MCP server (with the MCP SDK) is needed only once a chat session starts: the
+ * extension loads it from dist/editor-tools.js then. The stdio bridge agents run is dist/mcp-bridge.js.
+ */
+const lazyEditorTools = {
+	name: 'lazy-editor-tools',
+	setup(build) {
+		build.onResolve({ filter: /^\.\/lazy$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'editorTools', 'editorTools.ts')) ? { path: './editor-tools.js', external: true } : undefined));
+	},
+};
+
 const builds = [
 	{
 		name: 'extension',
 		options: {
 			...common,
-			entryPoints: { extension: join(root, 'src/vscode/extension.ts'), archive: join(root, 'src/node/archive.ts') },
+			entryPoints: {
+				extension: join(root, 'src/vscode/extension.ts'),
+				archive: join(root, 'src/node/archive.ts'),
+				'editor-tools': join(root, 'src/vscode/editorTools/lazy.ts'),
+				'mcp-bridge': join(root, 'src/node/editorTools/bridge.ts'),
+			},
 			outdir: join(root, 'dist'),
 			external: ['vscode'],
-			plugins: [lazyArchive],
+			plugins: [lazyArchive, lazyEditorTools],
 			minify: !dev,
 			keepNames: false,
 			metafile: true,

@@ -38,6 +38,9 @@ export const settingSchemas = {
 	// Empty turns the registry off; otherwise an http(s) URL (plain HTTP is only ever fetched from this machine).
 	// MCP servers every chat gets, in the shape of VS Code's mcp.json `servers` (mcp.ts parses each).
 	mcpServers: z._default(z.record(z.string(), z.unknown()), {}),
+	// Agent Link's own MCP server of editor tools (src/common/editorTools.ts), in every chat session; tools named here are left out.
+	'editorTools.enabled': z._default(z.boolean(), true),
+	'editorTools.disabled': z._default(z.array(z.string()), []),
 	// Megabytes of chat history kept per workspace; 0 keeps none.
 	'history.maxSize': z._default(z.number().check(z.minimum(0), z.maximum(4096)), 64),
 	'registry.url': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty to turn the registry off')), DEFAULT_REGISTRY_URL),
@@ -67,6 +70,12 @@ export interface Config {
 	readonly registryUrl: string;
 	/** MCP servers given to every chat session, in the order the setting lists them; only entries that parsed. */
 	readonly mcpServers: readonly McpServerConfig[];
+	readonly editorTools: {
+		/** Whether chat sessions get the editor tools' MCP server. */
+		readonly enabled: boolean;
+		/** Tool names the agents do not see. */
+		readonly disabled: readonly string[];
+	};
 	readonly history: {
 		/** Bytes of stored chats kept per workspace; the oldest are dropped beyond it. */
 		readonly maxBytes: number;
@@ -136,6 +145,7 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		}),
 		registryUrl: read('registry.url').trim(),
 		mcpServers: Object.freeze(mcpServers),
+		editorTools: Object.freeze({ enabled: read('editorTools.enabled'), disabled: Object.freeze(read('editorTools.disabled')) }),
 		history: Object.freeze({ maxBytes: Math.round(read('history.maxSize') * 1024 * 1024) }),
 		nesAgent: Object.freeze({
 			model: Object.freeze({ endpoint: read('nesAgent.model.endpoint').trim(), model: read('nesAgent.model.model').trim(), format: read('nesAgent.model.format') }),

@@ -14,6 +14,7 @@ import { ChatHistory } from './chat/chatHistory';
 import { HistoryPicker } from './chat/historyPicker';
 import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
+import { EditorTools } from './editorTools/editorTools';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { FileAccessFeature } from './chat/fileAccess';
 import { AgentChanges } from './chat/review';
@@ -138,8 +139,10 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	context.subscriptions.push(fileAccess, agentChanges);
 	// Sign-in methods run in a terminal (auth.terminal).
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
-	const chat = new ChatSessionManager(agentPool, log, () => config.current.mcpServers);
-	context.subscriptions.push(chat);
+	// Agent Link's own MCP server of editor tools, offered in every chat session; loaded on first use.
+	const editorTools = new EditorTools(context.extensionPath, () => config.current.editorTools, log, version);
+	const chat = new ChatSessionManager(agentPool, log, () => config.current.mcpServers, (agent) => editorTools.serverFor(agent));
+	context.subscriptions.push(chat, editorTools);
 	// Commands the agent runs for chat sessions (terminal/*), shown in the tool calls.
 	const terminals = new ChatTerminals(chat, log);
 	agentPool.registerFeature(terminals);

@@ -14,8 +14,8 @@
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 /** Agents every suite can select by name. */
 export function sharedAgents(ctx) {
@@ -255,6 +255,33 @@ function chatTerminalAgents(ctx) {
 			],
 		}),
 	};
+}
+
+/** The editor-tools agents: the same scripted MCP client, one taking HTTP servers, one stdio only. */
+function editorToolsAgents(ctx) {
+	return {
+		'Tools HTTP': ctx.fixtureAgent('mcp-agent.mjs', { agentCapabilities: { mcpCapabilities: { http: true } } }),
+		'Tools Stdio': ctx.fixtureAgent('mcp-agent.mjs'),
+	};
+}
+
+/** A small TypeScript project with one type error, a .gitignored folder, a files.exclude'd one, a binary file and a link out of the workspace. */
+function prepareEditorToolsWorkspace(workspace) {
+	mkdirSync(join(workspace, 'src'), { recursive: true });
+	writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'commonjs' }, include: ['src/**/*.ts'] }, null, 2));
+	writeFileSync(join(workspace, 'src', 'lib.ts'), 'export function computeTotal(values: number[]): number {\n\treturn values.reduce((a, b) => a + b, 0);\n}\n');
+	writeFileSync(join(workspace, 'src', 'use.ts'), "import { computeTotal } from './lib';\n\nexport const total = computeTotal([1, 2, 3]);\nexport const label: number = 'total';\n");
+	writeFileSync(join(workspace, '.gitignore'), 'build/\n*.log\n');
+	mkdirSync(join(workspace, 'build'), { recursive: true });
+	writeFileSync(join(workspace, 'build', 'out.ts'), 'export {};\n');
+	writeFileSync(join(workspace, 'debug.log'), 'log\n');
+	mkdirSync(join(workspace, 'hidden'), { recursive: true });
+	writeFileSync(join(workspace, 'hidden', 'secret.ts'), 'export {};\n');
+	writeFileSync(join(workspace, 'data.bin'), Buffer.from([0, 1, 2, 3, 250, 251, 252, 253, 254, 255]));
+	const outside = join(workspace, '..', `${basename(workspace)}-outside`);
+	mkdirSync(outside, { recursive: true });
+	writeFileSync(join(outside, 'private.txt'), 'not for agents\n');
+	symlinkSync(outside, join(workspace, 'escape'));
 }
 
 /** Every payload, in every place the chat shows agent text (test/vscode/suite/chat-xss lists them too). */
@@ -571,6 +598,41 @@ export const suites = [
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'sub'), { recursive: true });
 			writeFileSync(join(workspace, 'run-tests.mjs'), RUN_TESTS_SCRIPT);
+		},
+	},
+	{
+		// Agent Link's editor tools (an MCP server in every chat session), met by scripted agents that
+		// connect to it as session/new says: one over HTTP (it declares mcpCapabilities.http), one through
+		// the stdio bridge; a TypeScript workspace gives real diagnostics, definitions and references.
+		name: 'editor-tools',
+		settings: (ctx) => ({
+			'agentLink.agents': editorToolsAgents(ctx),
+			'files.exclude': { '**/.git': true, '**/hidden': true },
+			'workbench.editor.enablePreview': false,
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare: prepareEditorToolsWorkspace,
+	},
+	{
+		// The same agents against the packaged extension: the .vsix carries the server and the bridge.
+		name: 'editor-tools-vsix',
+		vsix: true,
+		settings: (ctx) => ({ 'agentLink.agents': editorToolsAgents(ctx) }),
+		prepare: prepareEditorToolsWorkspace,
+	},
+	{
+		// Tool call round trips (agent to answer) for stat and get_diagnostics in a 2 000-file workspace.
+		name: 'bench-editor-tools',
+		bench: true,
+		settings: (ctx) => ({ 'agentLink.agents': editorToolsAgents(ctx) }),
+		prepare(workspace) {
+			prepareEditorToolsWorkspace(workspace);
+			for (let d = 0; d < 20; d++) {
+				mkdirSync(join(workspace, 'src', 'gen', `d${d}`), { recursive: true });
+				for (let i = 0; i < 100; i++) {
+					writeFileSync(join(workspace, 'src', 'gen', `d${d}`, `m${i}.ts`), `export const v${d}_${i}: number = ${i};\nexport function f${d}_${i}(x: number): number {\n\treturn x + v${d}_${i};\n}\n`);
+				}
+			}
 		},
 	},
 	{

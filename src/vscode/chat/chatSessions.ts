@@ -176,7 +176,7 @@ export class ChatSession implements vscode.Disposable {
 		} else {
 			const { agent, result } = await withSignIn(first, 'chatting', this.signInOptions(), async (agent) => ({
 				agent,
-				result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: this.owner.mcpServers(agent) }, newSessionResponseSchema),
+				result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: await this.owner.mcpServers(agent) }, newSessionResponseSchema),
 			}));
 			this.setupValue = { modes: result.modes, configOptions: result.configOptions };
 			this.bind(agent, result.sessionId);
@@ -192,7 +192,7 @@ export class ChatSession implements vscode.Disposable {
 	 */
 	private async reattach(agent: ReadyAgent, sessionId: string): Promise<ContinueWith> {
 		const how = sessionAbilities(agent).continueWith;
-		const params = { sessionId, cwd: this.cwd, mcpServers: this.owner.mcpServers(agent) };
+		const params = { sessionId, cwd: this.cwd, mcpServers: await this.owner.mcpServers(agent) };
 		if (how === 'resume') {
 			const resumed = await agent.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
 			this.setupValue = { modes: resumed.modes, configOptions: resumed.configOptions };
@@ -430,18 +430,32 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 		readonly log: ExtensionLog,
 		/** `agentLink.mcpServers`, as the settings are now. */
 		private readonly mcpSettings: () => readonly McpServerConfig[] = () => [],
+		/** Agent Link's own MCP server (the editor tools) for `agent`, in a transport it takes; undefined when turned off. */
+		private readonly editorToolsFor: (agent: ReadyAgent) => Promise<McpServerConfig['server'] | undefined> = async () => undefined,
 	) {
 		pool.registerFeature(this);
 	}
 
-	/** @internal for ChatSession: the MCP servers `agent` gets; those in a transport it does not take are left out, with a log line. */
-	mcpServers(agent: ReadyAgent): McpServerConfig['server'][] {
+	/**
+	 * @internal for ChatSession: the MCP servers `agent` gets: the editor tools first, then the user's;
+	 * those in a transport it does not take are left out, with a log line. A user's server of the
+	 * editor tools' name is left out too (names must be unique in `mcpServers`).
+	 */
+	async mcpServers(agent: ReadyAgent): Promise<McpServerConfig['server'][]> {
 		const caps = agent.initialized.agentCapabilities?.mcpCapabilities as McpCapabilities | undefined;
 		const { servers, skipped } = mcpServersFor(this.mcpSettings(), caps);
 		for (const server of skipped) {
 			this.log.info(`MCP server "${server.name}" left out for ${agent.name}: it does not take ${server.transport} servers (mcpCapabilities.${server.transport}).`);
 		}
-		return servers;
+		const editorTools = await this.editorToolsFor(agent);
+		if (!editorTools) {
+			return servers;
+		}
+		const clash = servers.filter((s) => s.name === editorTools.name);
+		for (const server of clash) {
+			this.log.warn(`MCP server "${server.name}" of agentLink.mcpServers left out for ${agent.name}: Agent Link's editor tools have that name.`);
+		}
+		return [editorTools, ...servers.filter((s) => s.name !== editorTools.name)];
 	}
 
 	/** The open chats, oldest first. */

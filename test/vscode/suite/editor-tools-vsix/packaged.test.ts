@@ -1,0 +1,55 @@
+// The editor tools from the packaged extension (the .vsix, unpacked): the lazily loaded server
+// (dist/editor-tools.js) and the stdio bridge (dist/mcp-bridge.js) are in it and work, over both
+// transports, with TypeScript's diagnostics as the answer.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { EXTENSION_ID, api, waitUntil } from '../util';
+
+type Answer = { result?: { content: { text?: string }[]; isError?: boolean }; error?: { message: string } };
+
+describe('editor tools in the packaged extension', function () {
+	this.timeout(120_000);
+
+	it('runs from the .vsix, not from the repository', () => {
+		const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+		assert.ok(/agent-link-vsix-/.test(extension.extensionPath), `unpacked from the .vsix: ${extension.extensionPath}`);
+	});
+
+	for (const [agent, transport] of [
+		['Tools Stdio', 'stdio'],
+		['Tools HTTP', 'http'],
+	] as const) {
+		it(`${agent}: connects over ${transport} and lists TypeScript's diagnostics`, async () => {
+			const a = await api();
+			const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+			const use = vscode.Uri.file(path.join(folder, 'src', 'use.ts'));
+			await vscode.window.showTextDocument(use);
+			const session = await a.chat.create(a.agents.findChoice(agent)!, folder);
+			try {
+				const connection = session.agent!.handle.connection;
+				const info = (await connection.sendRequest('_test/mcpInfo', { sessionId: session.sessionId }, z.unknown())) as { transport: string; entry: { args?: string[] } };
+				assert.equal(info.transport, transport);
+				if (transport === 'stdio') {
+					const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+					assert.equal(info.entry.args![0], path.join(extension.extensionPath, 'dist', 'mcp-bridge.js'));
+				}
+				let text = '';
+				await waitUntil(
+					async () => {
+						const answer = (await connection.sendRequest('_test/mcpTool', { sessionId: session.sessionId, name: 'get_diagnostics', arguments: { path: 'src/use.ts' } }, z.unknown())) as Answer;
+						text = answer.result?.content.map((c) => c.text ?? '').join('') ?? JSON.stringify(answer.error);
+						return /not assignable/.test(text);
+					},
+					60_000,
+					'TypeScript’s diagnostics through the tools',
+				).catch((error: unknown) => {
+					throw new Error(`${String(error)}: ${text}`);
+				});
+			} finally {
+				await session.close();
+			}
+		});
+	}
+});

@@ -503,6 +503,13 @@ export const suites = [
 		prepare: prepareOpenCtxWorkspace,
 	},
 	{
+		// Annotations of three gated HTTP providers on a 5 000-line file: answers to marks and lenses
+		// drawn; extension host time per keystroke with the providers on and off.
+		name: 'bench-openctx',
+		bench: true,
+		settings: () => ({ 'editor.minimap.enabled': false, 'files.autoSave': 'off', 'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' }, 'agentLink.nes.enabled': false }),
+	},
+	{
 		// Chat history across window reloads (phase 1 chats, phase 2 is a new window on the same
 		// profile, phase 3 reloads its window through the browser): an agent that lists, loads and
 		// deletes its sessions (kept in a file across its processes), one that only resumes, one that

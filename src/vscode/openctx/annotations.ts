@@ -1,10 +1,12 @@
 /**
  * OpenCtx annotations in the editor: a code lens on each annotated range (its item's title,
- * opening its link) and a hover with the item's text or markdown and its link. Computed for the
- * visible files only, a moment after typing pauses, and cached per document version: the lenses
- * and hovers VS Code asks for are answered from the cache, and `onDidChangeCodeLenses` fires as
- * soon as a provider's answer is in, so the editor asks again at once rather than on its own
- * schedule.
+ * opening its link), the range itself marked (a dotted underline and a mark in the overview
+ * ruler), and a hover with the item's text or markdown and its link. Computed for the visible
+ * files only, a moment after typing pauses, and cached per document version: the lenses and
+ * hovers VS Code asks for are answered from the cache, and `onDidChangeCodeLenses` fires as soon
+ * as a provider's answer is in. VS Code still waits a while of its own before it asks for lenses
+ * again (see bench/README.md); the marks are set directly on the visible editors, so the
+ * annotations show within a frame of the answers.
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/log';
@@ -42,9 +44,20 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 	private readonly updateEmitter = new vscode.EventEmitter<{ uri: vscode.Uri; version: number; done: boolean }>();
 	private readonly disposables: vscode.Disposable[] = [];
 	private readonly status: vscode.StatusBarItem;
+	/** Fires once a document's providers have all answered (a lens request waiting then has its answer already). */
 	readonly onDidChangeCodeLenses = this.lensEmitter.event;
 	/** Fires when a document's annotations moved on (a provider answered; `done` once all have). */
 	readonly onDidUpdate = this.updateEmitter.event;
+	/** The annotated ranges, marked in the visible editors as soon as the answers are in. */
+	readonly decoration = vscode.window.createTextEditorDecorationType({
+		borderStyle: 'dotted',
+		borderWidth: '0 0 1px 0',
+		borderColor: new vscode.ThemeColor('editorCodeLens.foreground'),
+		overviewRulerColor: new vscode.ThemeColor('editorCodeLens.foreground'),
+		overviewRulerLane: vscode.OverviewRulerLane.Right,
+	});
+	/** When lenses with annotations were last handed to the editor (`Date.now()`), for the benchmark. */
+	lastLensesAt: { uri: string; version: number; count: number; at: number } | undefined;
 
 	constructor(
 		private readonly client: OpenCtxClient,
@@ -56,6 +69,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		this.status.command = 'agentLink.openctx.listItems';
 		const selector: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }];
 		this.disposables.push(
+			this.decoration,
 			this.status,
 			vscode.languages.registerCodeLensProvider(selector, this),
 			vscode.languages.registerHoverProvider(selector, this),
@@ -74,6 +88,9 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 	/** Settings or trust changed: everything is asked again. */
 	reset(): void {
 		this.cache.clear();
+		for (const editor of vscode.window.visibleTextEditors) {
+			editor.setDecorations(this.decoration, []);
+		}
 		this.lensEmitter.fire();
 		this.refreshVisible();
 	}
@@ -94,17 +111,61 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		return entry && entry.version === document.version ? this.flatten(entry) : undefined;
 	}
 
-	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+	/**
+	 * From the cache when this version's annotations are in; otherwise the answer waits for them
+	 * (asked after the debounce, at once for a document not seen yet), so the editor, which keeps
+	 * its lenses while it waits, draws the new ones the moment the providers have answered instead
+	 * of asking again on its own schedule.
+	 */
+	provideCodeLenses(document: vscode.TextDocument, token?: vscode.CancellationToken): vscode.CodeLens[] | Promise<vscode.CodeLens[]> {
 		if (!this.enabled() || this.client.providers.length === 0) {
 			return [];
 		}
 		const entry = this.cache.get(document.uri.toString());
-		if (!entry || entry.version !== document.version) {
-			// The answer fires onDidChangeCodeLenses; until then, nothing (old ranges may be wrong).
-			this.schedule(document, 0);
+		if (!entry || entry.version !== document.version || !entry.done) {
+			return this.lensesWhenDone(document, entry === undefined, token);
+		}
+		return this.lensesOf(document, entry);
+	}
+
+	private async lensesWhenDone(document: vscode.TextDocument, unseen: boolean, token: vscode.CancellationToken | undefined): Promise<vscode.CodeLens[]> {
+		const key = document.uri.toString();
+		const version = document.version;
+		const ready = () => {
+			const entry = this.cache.get(key);
+			return entry !== undefined && entry.version === version && entry.done;
+		};
+		if (!ready()) {
+			this.schedule(document, unseen ? 0 : DEBOUNCE_MS);
+			await new Promise<void>((resolve) => {
+				const subscriptions: vscode.Disposable[] = [];
+				// Whatever happens, the editor gets an answer: a document that moves on, a cancelled
+				// request, or providers that never come back (each call has its timeout; this is the backstop).
+				const timer = setTimeout(finish, DEBOUNCE_MS + this.client.timeoutMs + 1000);
+				function finish(): void {
+					clearTimeout(timer);
+					subscriptions.forEach((d) => d.dispose());
+					resolve();
+				}
+				subscriptions.push(this.updateEmitter.event((e) => (e.uri.toString() === key && (e.version !== version || e.done) ? finish() : undefined)));
+				if (token) {
+					subscriptions.push(token.onCancellationRequested(finish));
+				}
+				if (ready()) {
+					finish();
+				}
+			});
+		}
+		const entry = this.cache.get(key);
+		if (token?.isCancellationRequested || document.version !== version || !entry || entry.version !== version) {
 			return [];
 		}
+		return this.lensesOf(document, entry);
+	}
+
+	private lensesOf(document: vscode.TextDocument, entry: DocumentAnnotations): vscode.CodeLens[] {
 		if (entry.lenses) {
+			this.noteLenses(document, entry.lenses.length);
 			return entry.lenses;
 		}
 		const lenses = this.flatten(entry).map(
@@ -119,7 +180,24 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		if (entry.done) {
 			entry.lenses = lenses;
 		}
+		this.noteLenses(document, lenses.length);
 		return lenses;
+	}
+
+	private noteLenses(document: vscode.TextDocument, count: number): void {
+		if (count > 0) {
+			this.lastLensesAt = { uri: document.uri.toString(), version: document.version, count, at: Date.now() };
+		}
+	}
+
+	/** Marks the annotated ranges in the editors showing `document` (cheap: drawn by the editor at once). */
+	private decorate(document: vscode.TextDocument, entry: DocumentAnnotations): void {
+		const ranges = this.flatten(entry).map((s) => s.range);
+		for (const editor of vscode.window.visibleTextEditors) {
+			if (editor.document === document) {
+				editor.setDecorations(this.decoration, ranges);
+			}
+		}
 	}
 
 	provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -142,9 +220,14 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 	private refreshVisible(): void {
 		if (!this.enabled() || this.client.providers.length === 0) {
 			this.status.hide();
+			vscode.window.visibleTextEditors.forEach((e) => e.setDecorations(this.decoration, []));
 			return;
 		}
 		for (const editor of vscode.window.visibleTextEditors) {
+			const entry = this.cache.get(editor.document.uri.toString());
+			if (entry && entry.version === editor.document.version) {
+				this.decorate(editor.document, entry);
+			}
 			this.schedule(editor.document, 0);
 		}
 		this.updateStatus();
@@ -200,7 +283,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 					if (outcome.ok) {
 						byProvider.set(outcome.provider.uri, toShown(outcome.provider.name, outcome.provider.uri, outcome.value, document));
 						entry.lenses = undefined;
-						this.lensEmitter.fire();
+						this.decorate(document, entry);
 					}
 					this.updateEmitter.fire({ uri: document.uri, version, done: false });
 				},

@@ -39,6 +39,8 @@ interface DocumentAnnotations {
 
 export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensProvider, vscode.HoverProvider {
 	private readonly cache = new Map<string, DocumentAnnotations>();
+	/** Lens requests waiting for a document's answers, by URI: when one waits, it gets them without another round. */
+	private readonly waiting = new Map<string, number>();
 	private readonly timers = new Map<string, NodeJS.Timeout>();
 	private readonly lensEmitter = new vscode.EventEmitter<void>();
 	private readonly updateEmitter = new vscode.EventEmitter<{ uri: vscode.Uri; version: number; done: boolean }>();
@@ -137,6 +139,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		};
 		if (!ready()) {
 			this.schedule(document, unseen ? 0 : DEBOUNCE_MS);
+			this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
 			await new Promise<void>((resolve) => {
 				const subscriptions: vscode.Disposable[] = [];
 				// Whatever happens, the editor gets an answer: a document that moves on, a cancelled
@@ -154,7 +157,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 				if (ready()) {
 					finish();
 				}
-			});
+			}).finally(() => this.waiting.set(key, (this.waiting.get(key) ?? 1) - 1));
 		}
 		const entry = this.cache.get(key);
 		if (token?.isCancellationRequested || document.version !== version || !entry || entry.version !== version) {
@@ -185,8 +188,10 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 	}
 
 	private noteLenses(document: vscode.TextDocument, count: number): void {
-		if (count > 0) {
-			this.lastLensesAt = { uri: document.uri.toString(), version: document.version, count, at: Date.now() };
+		const uri = document.uri.toString();
+		// The first time this version's lenses went to the editor.
+		if (count > 0 && !(this.lastLensesAt?.uri === uri && this.lastLensesAt.version === document.version)) {
+			this.lastLensesAt = { uri, version: document.version, count, at: Date.now() };
 		}
 	}
 
@@ -301,7 +306,12 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 			this.log.debug(`OpenCtx annotations for ${vscode.workspace.asRelativePath(document.uri)}: ${answered.join(', ') || 'none answered'}${failed.length ? `; failed: ${failed.join(', ')}` : ''}.`);
 			this.lastOutcomes = outcomes;
 			this.updateStatus();
-			this.lensEmitter.fire();
+			// A waiting lens request takes these answers itself; asking the editor for another round
+			// would only draw the same lenses twice.
+			const waited = (this.waiting.get(key) ?? 0) > 0;
+			if (!waited) {
+				this.lensEmitter.fire();
+			}
 			this.updateEmitter.fire({ uri: document.uri, version, done: true });
 		});
 		return entry;

@@ -179,8 +179,10 @@ export class Composer {
 				.suggestContext(this.input.value)
 				.catch(() => [])
 				.then((offered) => {
-					if (ticket === this.offerTicket) {
-						this.offered = offered.filter((m) => !this.declined.has(JSON.stringify(m.attachment)));
+					const next = offered.filter((m) => !this.declined.has(JSON.stringify(m.attachment)));
+					// Redrawn only when the offer changed: the chips stay the same elements while typing goes on.
+					if (ticket === this.offerTicket && JSON.stringify(next) !== JSON.stringify(this.offered)) {
+						this.offered = next;
 						this.renderChips();
 					}
 				});

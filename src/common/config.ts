@@ -43,6 +43,10 @@ export const settingSchemas = {
 	'editorTools.disabled': z._default(z.array(z.string()), []),
 	// Megabytes of chat history kept per workspace; 0 keeps none.
 	'history.maxSize': z._default(z.number().check(z.minimum(0), z.maximum(4096)), 64),
+	// OpenCtx providers by URI: true, false or the provider's settings (common/openctx/protocol.ts parses each).
+	'openctx.providers': z._default(z.record(z.string(), z.unknown()), {}),
+	'openctx.timeout': z._default(z.int().check(z.minimum(100), z.maximum(60_000)), 5000),
+	'openctx.annotations': z._default(z.boolean(), true),
 	'registry.url': z._default(z.string().check(z.trim(), z.refine((s) => s === '' || /^https?:\/\/\S+$/.test(s), 'expected an http(s) URL, or empty to turn the registry off')), DEFAULT_REGISTRY_URL),
 } as const;
 
@@ -79,6 +83,14 @@ export interface Config {
 	readonly history: {
 		/** Bytes of stored chats kept per workspace; the oldest are dropped beyond it. */
 		readonly maxBytes: number;
+	};
+	readonly openctx: {
+		/** `agentLink.openctx.providers` as written; the OpenCtx client parses each entry. */
+		readonly providers: Readonly<Record<string, unknown>>;
+		/** How long one call to a provider may take, in milliseconds. */
+		readonly timeoutMs: number;
+		/** Annotations shown in the editor. */
+		readonly annotations: boolean;
 	};
 	readonly nesAgent: {
 		/** The built-in NES agent's model; `endpoint` empty when it has none. */
@@ -147,6 +159,7 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 		mcpServers: Object.freeze(mcpServers),
 		editorTools: Object.freeze({ enabled: read('editorTools.enabled'), disabled: Object.freeze(read('editorTools.disabled')) }),
 		history: Object.freeze({ maxBytes: Math.round(read('history.maxSize') * 1024 * 1024) }),
+		openctx: Object.freeze({ providers: Object.freeze({ ...read('openctx.providers') }), timeoutMs: read('openctx.timeout'), annotations: read('openctx.annotations') }),
 		nesAgent: Object.freeze({
 			model: Object.freeze({ endpoint: read('nesAgent.model.endpoint').trim(), model: read('nesAgent.model.model').trim(), format: read('nesAgent.model.format') }),
 		}),

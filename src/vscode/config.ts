@@ -8,8 +8,9 @@ import type { Logger } from '../common/log';
  * whatever repository was cloned and must never choose a command.
  */
 // The model endpoint receives your code: a repository must not be able to send it elsewhere.
+// OpenCtx module providers run code in the editor, HTTP ones receive the documents.
 // MCP servers start programs (stdio) and receive the agent's requests (http, sse).
-const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'mcpServers', 'maxMessageSize', 'registry.url', 'nesAgent.model.endpoint', 'nesAgent.model.model', 'nesAgent.model.format']);
+const USER_ONLY: ReadonlySet<SettingKey> = new Set(['agents', 'mcpServers', 'maxMessageSize', 'registry.url', 'nesAgent.model.endpoint', 'nesAgent.model.model', 'nesAgent.model.format', 'openctx.providers']);
 
 export class ConfigService implements vscode.Disposable {
 	private snapshot: Config;

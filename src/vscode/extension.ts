@@ -28,6 +28,7 @@ import { NesAgentSelector } from './nes/nesAgent';
 import { NesSessionManager } from './nes/nesSession';
 import { NesController } from './nes/controller';
 import { StableApiView } from './nes/view';
+import { OpenCtxFeature } from './openctx/feature';
 import { RegistryFeature } from './registry';
 import { AgentStatusBar } from './statusBar';
 
@@ -64,6 +65,8 @@ export interface AgentLinkApi {
 	readonly registry: RegistryFeature;
 	/** Next edit suggestions as shown in the editor. */
 	readonly nesController: NesController;
+	/** OpenCtx providers: annotations, chat mentions and items, NES related snippets. */
+	readonly openctx: OpenCtxFeature;
 	readonly statusBarText: () => string;
 	/** Recent log lines, newest last. */
 	readonly recentLog: () => readonly string[];
@@ -123,7 +126,11 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const nes = new NesSessionManager(nesAgentSelector, config, log, credentials);
 	const documentSync = new DocumentSync(nes, config, log);
 	context.subscriptions.push(documentSync);
+	const openctx = new OpenCtxFeature(config, log);
+	context.subscriptions.push(openctx);
 	const contextRecorder = new ContextRecorder(nes, config, log);
+	// Annotations linking to workspace code join the definitions as related snippets.
+	contextRecorder.extraSnippets = (document, maxFileBytes) => openctx.relatedSnippets(document, maxFileBytes);
 	const view = new StableApiView(context.extensionUri);
 	const nesController = new NesController(nes, contextRecorder, config, log, view);
 	statusBar.trackNes(nesController, () => nesAgentSelector.shared, nesAgentSelector.onDidChangeSource);
@@ -151,7 +158,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
 	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges });
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges }, openctx);
 	chatControllerRef = chatController;
 	const historyPicker = new HistoryPicker(chatHistory, chatController, chat, agentPool, log);
 	context.subscriptions.push(
@@ -188,6 +195,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		chatView,
 		registry,
 		nesController,
+		openctx,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
 	};

@@ -51,6 +51,21 @@ function nesContextAgents(ctx) {
 	return agents;
 }
 
+/** The OpenCtx suites' workspace: TODO comments to annotate, code one of them links to, a malformed ES module provider. */
+function prepareOpenCtxWorkspace(workspace) {
+	mkdirSync(join(workspace, 'src'), { recursive: true });
+	mkdirSync(join(workspace, 'providers'), { recursive: true });
+	writeFileSync(
+		join(workspace, 'src', 'tasks.ts'),
+		"export function plan(): string[] {\n\tconst steps: string[] = [];\n\t// TODO(#12): retry failed steps\n\tsteps.push('build');\n\t// TODO(#34): see src/lib.ts#L2-L4\n\tsteps.push('test');\n\treturn steps;\n}\n",
+	);
+	writeFileSync(join(workspace, 'src', 'lib.ts'), 'export const limit = 3;\nexport function retry(times: number): number {\n\treturn Math.min(times, limit);\n}\n');
+	writeFileSync(
+		join(workspace, 'providers', 'malformed.mjs'),
+		"export default {\n\tmeta() {\n\t\treturn { name: 'Malformed provider' };\n\t},\n\tannotations(params) {\n\t\treturn [{ uri: params.uri, item: { nope: true } }];\n\t},\n};\n",
+	);
+}
+
 /** The chat panel's scripted agents. */
 /** The file the review test's agent edits: twelve lines; the agent changes lines 2, 6 and 10. */
 export const LEDGER = Array.from({ length: 12 }, (_, i) => `entry ${i + 1}: ${(i + 1) * 10}\n`).join('');
@@ -492,6 +507,34 @@ export const suites = [
 			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
 			writeFileSync(join(workspace, 'src', 'shapes.ts'), 'export interface Circle {\n\tradius: number;\n}\n\nexport function circleArea(circle: Circle): number {\n\tconst r = circle.radius;\n\treturn Math.PI * r * r;\n}\n');
 		},
+	},
+	{
+		// OpenCtx providers (test/vscode/suite/openctx/providers.ts, served over HTTP by the test and
+		// loaded as modules): annotations, hovers, chat mentions and items, NES related snippets.
+		name: 'openctx',
+		settings: (ctx) => ({
+			'agentLink.defaultAgent': 'OpenCtx Agent',
+			// The chat agent serves next edit suggestions too.
+			'agentLink.nes.agent': '',
+			'agentLink.agents': {
+				'OpenCtx Agent': ctx.fixtureAgent('well-behaved.mjs', {
+					agentCapabilities: { promptCapabilities: { embeddedContext: true }, nes: { events: { document: {} }, context: { relatedSnippets: { maxCount: 3 } } } },
+					chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Read it.' } }],
+				}),
+			},
+			'agentLink.nes.disabledLanguages': ['typescript'],
+			'workbench.colorTheme': 'Default Light Modern',
+			'editor.minimap.enabled': false,
+			'workbench.editor.enablePreview': false,
+		}),
+		prepare: prepareOpenCtxWorkspace,
+	},
+	{
+		// Annotations of three gated HTTP providers on a 5 000-line file: answers to marks and lenses
+		// drawn; extension host time per keystroke with the providers on and off.
+		name: 'bench-openctx',
+		bench: true,
+		settings: () => ({ 'editor.minimap.enabled': false, 'files.autoSave': 'off', 'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' }, 'agentLink.nes.enabled': false }),
 	},
 	{
 		// Chat history across window reloads (phase 1 chats, phase 2 is a new window on the same

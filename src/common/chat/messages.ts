@@ -246,11 +246,23 @@ export const attachmentSchema = z.discriminatedUnion('type', [
 		data: z.string().check(z.maxLength(MAX_IMAGE_CHARS), z.regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'expected base64' })),
 		name: z.optional(short),
 	}),
+	// An OpenCtx provider's mention (its items are fetched when the prompt is sent), or, with
+	// `message`, a provider whose message selectors matched what was written.
+	z.object({
+		type: z.literal('openctx'),
+		provider: short,
+		providerName: short,
+		title: short,
+		uri: short,
+		description: z.optional(short),
+		data: z.optional(z.record(z.string(), z.unknown())),
+		message: z.optional(z.boolean()),
+	}),
 ]);
 export type Attachment = z.infer<typeof attachmentSchema>;
 
 /** A choice of the @-mention picker. */
-export const mentionSchema = z.object({ label: z.string(), detail: z.optional(z.string()), attachment: attachmentSchema });
+export const mentionSchema = z.object({ label: z.string(), detail: z.optional(z.string()), group: z.optional(z.string()), attachment: attachmentSchema });
 export type Mention = z.infer<typeof mentionSchema>;
 
 const session = { sessionKey: key };
@@ -304,6 +316,8 @@ export const PageRequests = {
 	getState: request('chat/getState', empty, chatStateSchema),
 	/** Files, folders and symbols matching what the user typed after `@`. */
 	searchMentions: request('chat/searchMentions', z.object({ ...session, query: z.string().check(z.maxLength(1_000)) }), z.object({ items: z.array(mentionSchema) })),
+	/** Context to offer for what is being written: OpenCtx providers whose message selectors match it. */
+	suggestContext: request('chat/suggestContext', z.object({ ...session, text: z.string().check(z.maxLength(MAX_PROMPT_CHARS)) }), z.object({ items: z.array(mentionSchema) })),
 	/** The active editor's selection, or its file when nothing is selected; `null` without an editor. */
 	activeEditorAttachment: request('chat/activeEditorAttachment', z.object(session), z.object({ attachment: z.nullable(attachmentSchema) })),
 } as const;

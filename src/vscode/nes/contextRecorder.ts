@@ -8,7 +8,7 @@
  * userActions); this class feeds them VS Code's events.
  */
 import * as vscode from 'vscode';
-import { contextMaxCount } from '../../common/nes/context';
+import { contextMaxCount, type RelatedSnippetInput } from '../../common/nes/context';
 import { EditHistory, type TextReplacement } from '../../common/nes/editHistory';
 import type { NesProfile } from '../../common/nes/protocol';
 import { UserActionRecorder, type EditReason } from '../../common/nes/userActions';
@@ -164,6 +164,8 @@ export class SessionRecording implements Recording, vscode.Disposable {
 }
 
 export class ContextRecorder implements vscode.Disposable {
+	/** Related snippets from other sources (OpenCtx annotations), added after the definitions. */
+	extraSnippets: ((document: vscode.TextDocument, maxFileBytes: number) => Promise<RelatedSnippetInput[]>) | undefined;
 	private active: { readonly session: NesSession; readonly recording: SessionRecording } | undefined;
 	private readonly disposables: vscode.Disposable[] = [];
 

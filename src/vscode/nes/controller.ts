@@ -357,6 +357,7 @@ export class NesController implements vscode.Disposable {
 				maxFileBytes: config.maxFileBytes,
 				snippetBudgetMs: manual ? MANUAL_SNIPPET_BUDGET_MS : 0,
 				token: cancel.token,
+				extraSnippets: this.recorder.extraSnippets,
 			});
 		} catch (error) {
 			this.finish(scope, ticket);

@@ -54,6 +54,8 @@ export interface BuildOptions {
 	/** How long to wait for definition lookups (`relatedSnippets`) that are not ready yet. */
 	readonly snippetBudgetMs: number;
 	readonly token?: vscode.CancellationToken;
+	/** Related snippets from other sources (OpenCtx), after the definitions' within the same bounds. */
+	readonly extraSnippets?: (document: vscode.TextDocument, maxFileBytes: number) => Promise<RelatedSnippetInput[]>;
 }
 
 
@@ -78,6 +80,9 @@ export async function buildSuggestParams(editor: vscode.TextEditor, session: Pic
 						token: options.token,
 					})
 				).snippets;
+		if (options.extraSnippets) {
+			snippets = mergeSnippets(snippets, await options.extraSnippets(document, options.maxFileBytes).catch(() => []));
+		}
 	}
 	// Everything else is read after the only wait, in one go, so it all describes the same moment.
 	const selection = editor.selection;
@@ -237,4 +242,22 @@ export async function toEditorCoordinates(suggestions: readonly NesSuggestion[],
 		const document = documents.get(uri);
 		return document && documentConverter(document, encoding);
 	});
+}
+
+/** Adds `extra` after `snippets`: excerpts of a file already there join its entry, unless they overlap one. */
+export function mergeSnippets(snippets: readonly RelatedSnippetInput[], extra: readonly RelatedSnippetInput[]): RelatedSnippetInput[] {
+	const merged = snippets.map((s) => ({ uri: s.uri, excerpts: [...s.excerpts] }));
+	for (const snippet of extra) {
+		const same = merged.find((s) => s.uri === snippet.uri);
+		if (!same) {
+			merged.push({ uri: snippet.uri, excerpts: [...snippet.excerpts] });
+			continue;
+		}
+		for (const excerpt of snippet.excerpts) {
+			if (!same.excerpts.some((e) => e.startLine <= excerpt.endLine && excerpt.startLine <= e.endLine)) {
+				same.excerpts.push(excerpt);
+			}
+		}
+	}
+	return merged;
 }

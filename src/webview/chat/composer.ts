@@ -13,6 +13,8 @@ export interface ComposerHost {
 	cancel(): void;
 	activeEditorAttachment(): Promise<Attachment | null>;
 	searchMentions(query: string): Promise<Mention[]>;
+	/** Context providers offer for what is being written (OpenCtx message selectors). */
+	suggestContext(text: string): Promise<Mention[]>;
 	setConfigOption(configId: string, value: string | boolean): void;
 	setMode(modeId: string): void;
 	/** The draft changed (to keep it across reloads). */
@@ -29,10 +31,14 @@ export interface Draft {
 interface Suggestion {
 	readonly label: string;
 	readonly detail?: string;
+	/** A heading drawn above the first suggestion of its group (a context provider's name). */
+	readonly group?: string;
 	accept(): void;
 }
 
 const MAX_HISTORY = 100;
+/** Typing pauses this long before providers are asked what they would offer for the text, in milliseconds. */
+const OFFER_DELAY_MS = 400;
 /** An @-mention being typed, at the caret: `@` at the start or after a space, then the query. */
 const MENTION = /(?:^|\s)@([^\s@]*)$/;
 
@@ -43,6 +49,11 @@ export class Composer {
 	readonly element: HTMLElement;
 	readonly input: HTMLTextAreaElement;
 	private readonly chips = h('div', { class: 'chips', attrs: { 'aria-label': 'Attachments' } });
+	/** Context offered for the text (never sent unless the user adds it), and what the user turned down. */
+	private offered: Mention[] = [];
+	private readonly declined = new Set<string>();
+	private offerTimer: ReturnType<typeof setTimeout> | undefined;
+	private offerTicket = 0;
 	private readonly suggestions = h('ul', { class: 'suggestions', attrs: { role: 'listbox', id: 'composer-suggestions', hidden: true } });
 	private readonly options = h('div', { class: 'session-options' });
 	private readonly usage = h('span', { class: 'usage', attrs: { 'aria-live': 'off' } });
@@ -145,6 +156,7 @@ export class Composer {
 		}
 		this.draft.text = '';
 		this.draft.attachments = [];
+		this.offered = [];
 		this.load(this.draft);
 		this.host.changed();
 	}
@@ -154,7 +166,27 @@ export class Composer {
 		this.historyIndex = undefined;
 		this.grow();
 		void this.suggest();
+		this.scheduleOffers();
 		this.host.changed();
+	}
+
+	/** Asks, once typing pauses, what context providers offer for the text; shown as chips to add. */
+	private scheduleOffers(): void {
+		clearTimeout(this.offerTimer);
+		this.offerTimer = setTimeout(() => {
+			const ticket = ++this.offerTicket;
+			void this.host
+				.suggestContext(this.input.value)
+				.catch(() => [])
+				.then((offered) => {
+					const next = offered.filter((m) => !this.declined.has(JSON.stringify(m.attachment)));
+					// Redrawn only when the offer changed: the chips stay the same elements while typing goes on.
+					if (ticket === this.offerTicket && JSON.stringify(next) !== JSON.stringify(this.offered)) {
+						this.offered = next;
+						this.renderChips();
+					}
+				});
+		}, OFFER_DELAY_MS);
 	}
 
 	private grow(): void {
@@ -243,6 +275,7 @@ export class Composer {
 				found.map((m) => ({
 					label: m.label,
 					...(m.detail !== undefined ? { detail: m.detail } : {}),
+					...(m.group !== undefined ? { group: m.group } : {}),
 					accept: () => {
 						// The @-mention as it is now: typing may have gone on since this list was asked for.
 						const typed = MENTION.exec(this.input.value.slice(0, this.input.selectionStart));
@@ -267,7 +300,7 @@ export class Composer {
 	}
 
 	private show(items: Suggestion[]): void {
-		this.items = items.slice(0, 50);
+		this.items = items.slice(0, 100);
 		this.active = 0;
 		this.renderSuggestions();
 	}
@@ -276,7 +309,8 @@ export class Composer {
 		this.suggestions.hidden = this.items.length === 0;
 		this.input.setAttribute('aria-expanded', String(this.items.length > 0));
 		this.suggestions.replaceChildren(
-			...this.items.map((item, index) =>
+			...this.items.flatMap((item, index) => [
+				item.group !== undefined && item.group !== this.items[index - 1]?.group ? h('li', { class: 'suggestion-group', attrs: { role: 'presentation' } }, item.group) : null,
 				h(
 					'li',
 					{
@@ -287,7 +321,7 @@ export class Composer {
 					h('span', { class: 'suggestion-label' }, item.label),
 					item.detail !== undefined ? h('span', { class: 'suggestion-detail' }, item.detail) : null,
 				),
-			),
+			]).filter((li) => li !== null),
 		);
 		if (this.items.length > 0) {
 			this.input.setAttribute('aria-activedescendant', `suggestion-${this.active}`);
@@ -344,7 +378,7 @@ export class Composer {
 				return h(
 					'span',
 					{ class: 'chip' },
-					icon(attachment.type === 'folder' ? 'folder' : attachment.type === 'image' ? 'file-media' : 'file'),
+					icon(attachment.type === 'folder' ? 'folder' : attachment.type === 'image' ? 'file-media' : attachment.type === 'openctx' ? 'references' : 'file'),
 					` ${label} `,
 					h(
 						'button',
@@ -364,6 +398,47 @@ export class Composer {
 					),
 				);
 			}),
+			...this.offered
+				.filter((m) => !this.draft.attachments.some((a) => JSON.stringify(a) === JSON.stringify(m.attachment)))
+				.map((m) => {
+					const key = JSON.stringify(m.attachment);
+					const label = `${m.label}: context for this message`;
+					return h(
+						'span',
+						{ class: 'chip offered', attrs: { title: `Offered by ${m.group ?? m.label}; added only if you add it` } },
+						h(
+							'button',
+							{
+								class: 'icon-button small',
+								attrs: { type: 'button', 'aria-label': `Add ${label}`, title: 'Add' },
+								on: {
+									click: () => {
+										this.addAttachment(m.attachment);
+										this.input.focus();
+									},
+								},
+							},
+							icon('add'),
+						),
+						` ${label} `,
+						h(
+							'button',
+							{
+								class: 'icon-button small',
+								attrs: { type: 'button', 'aria-label': `Dismiss ${label}`, title: 'Dismiss' },
+								on: {
+									click: () => {
+										this.declined.add(key);
+										this.offered = this.offered.filter((o) => JSON.stringify(o.attachment) !== key);
+										this.renderChips();
+										this.input.focus();
+									},
+								},
+							},
+							icon('close'),
+						),
+					);
+				}),
 		);
 	}
 
@@ -414,6 +489,9 @@ export class Composer {
 export function attachmentLabel(attachment: Attachment): string {
 	if (attachment.type === 'image') {
 		return attachment.name ?? 'image';
+	}
+	if (attachment.type === 'openctx') {
+		return attachment.message ? `${attachment.providerName} (for this message)` : `${attachment.providerName}: ${attachment.title}`;
 	}
 	const name = attachment.type === 'symbol' ? attachment.name : (attachment.path.split(/[\\/]/).pop() ?? attachment.path);
 	return 'lines' in attachment && attachment.lines ? `${name}:${attachment.lines.start}-${attachment.lines.end}` : name;

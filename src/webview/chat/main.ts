@@ -94,6 +94,7 @@ class ChatPage {
 			cancel: () => this.shown && this.host.send(PageCommands.cancel, { sessionKey: this.shown }),
 			activeEditorAttachment: async () => (this.shown ? (await this.host.request(PageRequests.activeEditorAttachment, { sessionKey: this.shown })).attachment : null),
 			searchMentions: async (query) => (this.shown ? (await this.host.request(PageRequests.searchMentions, { sessionKey: this.shown, query })).items : []),
+			suggestContext: async (text) => (this.shown ? (await this.host.request(PageRequests.suggestContext, { sessionKey: this.shown, text })).items : []),
 			setConfigOption: (configId, value) => this.shown && this.host.send(PageCommands.setConfigOption, { sessionKey: this.shown, configId, value }),
 			setMode: (modeId) => this.shown && this.host.send(PageCommands.setMode, { sessionKey: this.shown, modeId }),
 			changed: () => this.save(),

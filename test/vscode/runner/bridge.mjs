@@ -11,6 +11,9 @@
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
 //                                           returns the milliseconds in between, the page checked
 //                                           on every animation frame (benchmarks)
+//   {appears: selector, text?, timeoutMs?}  waits until an element matching the selector (and holding
+//                                           `text`, if given) is visible, checked on every animation frame,
+//                                           and returns the page's Date.now() at that frame (benchmarks)
 //   {webviewCount: selector, text?: true}   the same count (and texts; a form control's value) inside
 //                                           webview pages: the frames nested in the workbench that hold
 //                                           an element #app (the chat page); read only
@@ -75,6 +78,18 @@ export async function startBridge(getPage) {
         { polling: 'raf', timeout },
       );
       return { ms: performance.now() - started };
+    }
+    if (typeof request.appears === 'string') {
+      const timeout = typeof request.timeoutMs === 'number' ? request.timeoutMs : 10_000;
+      const handle = await page.waitForFunction(
+        ([selector, text]) => {
+          const shown = [...document.querySelectorAll(selector)].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && (!text || (e.textContent ?? '').includes(text)); });
+          return shown ? Date.now() : false;
+        },
+        [request.appears, typeof request.text === 'string' ? request.text : ''],
+        { polling: 'raf', timeout },
+      );
+      return { at: await handle.jsonValue() };
     }
     if (typeof request.count === 'string') {
       const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);

@@ -38,6 +38,11 @@ export async function pressAndTime(key: string, selector: string): Promise<numbe
 	return (await call<{ ms: number }>({ press: key, waitFor: selector })).ms;
 }
 
+/** Waits until an element matching `selector` (holding `text`) is visible; the page's `Date.now()` at the first frame it was. */
+export async function appearsAt(selector: string, text?: string, timeoutMs = 10_000): Promise<number> {
+	return (await call<{ at: number }>({ appears: selector, ...(text !== undefined ? { text } : {}), timeoutMs })).at;
+}
+
 /** Clicks the first element matching `selector` (and holding `text`, if given), as a person does with the mouse. */
 export async function click(selector: string, text?: string): Promise<void> {
 	await call({ click: selector, ...(text !== undefined ? { text } : {}) });

@@ -1,0 +1,165 @@
+// OpenCtx annotations for a 5 000-line file from three HTTP providers (target: shown within
+// 100 ms of the providers answering). The providers hold their answers until the test releases
+// them all at once; the page reports (checked on every animation frame) when the ranges are marked
+// and when a lens of this round is drawn, so the figures split into: the answers read and checked
+// (release to every provider in), the marks drawn, VS Code asking for lenses again, and the
+// lenses drawn. Then extension host time per keystroke with the providers on and off, in
+// alternating rounds (a key every 100 ms; host CPU over the burst and the second after it, per key). Figures printed and written to bench/results/openctx-vscode-<version>.json.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Annotation, Provider } from '@openctx/provider';
+import { appearsAt, hasBrowser, query } from '../browser';
+import { serveProviders } from '../openctx/providers';
+import { api, repoRoot, waitUntil } from '../util';
+
+const LINES = 5000;
+const ROUNDS = 10;
+const EVERY = 25; // 200 annotations per provider, 600 in all
+
+let round = 0;
+let gate: { open: Promise<void>; release: () => void } | undefined;
+const pending: string[] = [];
+
+function gated(name: string, offset: number): Provider {
+	return {
+		meta: () => ({ name }),
+		async annotations(params): Promise<Annotation[]> {
+			pending.push(name);
+			await gate?.open;
+			const lines = params.content.split('\n');
+			const result: Annotation[] = [];
+			for (let i = offset; i < lines.length; i += EVERY) {
+				result.push({ uri: params.uri, range: { start: { line: i, character: 0 }, end: { line: i, character: lines[i]!.length } }, item: { title: `R${round} ${name} line ${i + 1}`, url: `https://tracker.example.invalid/${name}/${i}` } });
+			}
+			return result;
+		},
+	};
+}
+
+function closeGate(): void {
+	let release!: () => void;
+	const open = new Promise<void>((r) => (release = r));
+	gate = { open, release };
+}
+
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const round1 = (x: number) => Number(x.toFixed(1));
+
+describe('bench: OpenCtx annotations', function () {
+	this.timeout(600_000);
+
+	it('shows annotations of three providers on a 5 000-line file, and costs nothing measurable per keystroke', async function () {
+		if (!hasBrowser()) {
+			this.skip();
+		}
+		const a = await api();
+		const server = await serveProviders({ one: gated('one', 0), two: gated('two', 8), three: gated('three', 16) });
+		const providers = { [server.url('one')]: true, [server.url('two')]: true, [server.url('three')]: true };
+		const config = vscode.workspace.getConfiguration('agentLink');
+		await config.update('openctx.providers', providers, vscode.ConfigurationTarget.Global);
+		const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'big.ts');
+		fs.writeFileSync(file, Array.from({ length: LINES }, (_, i) => `export const value${i} = compute(${i}, 'line ${i}');`).join('\n') + '\n');
+		const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+		await a.openctx.annotations.annotationsFor(editor.document);
+		const key = (a.openctx.annotations.decoration as unknown as { key: string }).key;
+		const MARKS = `.editor-instance .monaco-editor [class*="-${key}-0"]`;
+		const LENSES = '.editor-instance .monaco-editor .codelens-decoration';
+
+		const answered: number[] = [];
+		const marks: number[] = [];
+		const asked: number[] = [];
+		const lenses: number[] = [];
+		const total: number[] = [];
+		for (round = 1; round <= ROUNDS; round++) {
+			closeGate();
+			pending.length = 0;
+			// Clear the marks so this round's are seen appearing.
+			editor.setDecorations(a.openctx.annotations.decoration, []);
+			await waitUntil(async () => (await query(MARKS)).count === 0, 5000, 'the marks cleared');
+			await editor.edit((b) => b.insert(new vscode.Position(LINES, 0), ' '));
+			const version = editor.document.version;
+			await waitUntil(() => pending.length === 3, 10_000, 'three providers asked');
+			let doneAt = 0;
+			const done = new Promise<void>((resolve) => {
+				const sub = a.openctx.annotations.onDidUpdate((e) => {
+					if (e.done && e.version === version) {
+						doneAt = Date.now();
+						sub.dispose();
+						resolve();
+					}
+				});
+			});
+			const markShown = appearsAt(MARKS, undefined, 20_000);
+			const lensShown = appearsAt(LENSES, `R${round} `, 20_000);
+			await new Promise((r) => setTimeout(r, 200)); // both waits are armed in the page
+			const released = Date.now();
+			gate!.release();
+			await done;
+			const [markAt, lensAt] = await Promise.all([markShown, lensShown]);
+			const provided = a.openctx.annotations.lastLensesAt;
+			assert.ok(provided && provided.version === version, 'lenses provided for this version');
+			answered.push(doneAt - released);
+			marks.push(markAt - doneAt);
+			asked.push(provided.at - doneAt);
+			lenses.push(lensAt - doneAt);
+			total.push(lensAt - released);
+			console.log(`round ${round}: answers in ${doneAt - released} ms after release; marks drawn +${markAt - doneAt} ms; lenses asked +${provided.at - doneAt} ms, drawn +${lensAt - doneAt} ms`);
+		}
+
+		// Extension host time per keystroke, providers on and off in alternating rounds.
+		closeGate();
+		gate!.release();
+		const perKey: Record<'on' | 'off', { wall: number[]; cpu: number[] }> = { on: { wall: [], cpu: [] }, off: { wall: [], cpu: [] } };
+		const KEYS = 100;
+		for (let r = 0; r < 6; r++) {
+			const mode = r % 2 === 0 ? 'on' : 'off';
+			await config.update('openctx.providers', mode === 'on' ? providers : {}, vscode.ConfigurationTarget.Global);
+			await new Promise((res) => setTimeout(res, 500));
+			editor.selection = new vscode.Selection(10, 0, 10, 0);
+			const cpu = process.cpuUsage();
+			let wall = 0;
+			// A steady typist: one key every 100 ms (under the 250 ms pause that asks the providers), so the
+			// providers are asked once, after the burst, as when a person types.
+			for (let k = 0; k < KEYS; k++) {
+				const t = performance.now();
+				await vscode.commands.executeCommand('type', { text: 'x' });
+				const took = performance.now() - t;
+				wall += took;
+				await new Promise((res) => setTimeout(res, Math.max(0, 100 - took)));
+			}
+			await waitUntil(() => editor.document.lineAt(10).text.startsWith('x'.repeat(KEYS)), 10_000, 'every keystroke applied');
+			await new Promise((res) => setTimeout(res, 1000)); // the debounced annotations after the burst count too
+			const used = process.cpuUsage(cpu);
+			perKey[mode].wall.push(wall / KEYS);
+			perKey[mode].cpu.push((used.user + used.system) / 1000 / KEYS);
+			await vscode.commands.executeCommand('undo');
+		}
+		await config.update('openctx.providers', undefined, vscode.ConfigurationTarget.Global);
+		await server.close();
+
+		const figures = {
+			vscode: vscode.version,
+			lines: LINES,
+			annotations: 3 * (LINES / EVERY),
+			answersReadMedianMs: round1(median(answered)),
+			marksDrawnMedianMs: round1(median(marks)),
+			marksDrawnMaxMs: round1(Math.max(...marks)),
+			lensesAskedMedianMs: round1(median(asked)),
+			lensesDrawnMedianMs: round1(median(lenses)),
+			lensesDrawnMaxMs: round1(Math.max(...lenses)),
+			releaseToLensesMedianMs: round1(median(total)),
+			keystroke: {
+				onWallMs: round1(median(perKey.on.wall)),
+				offWallMs: round1(median(perKey.off.wall)),
+				onHostCpuMs: Number(median(perKey.on.cpu).toFixed(2)),
+				offHostCpuMs: Number(median(perKey.off.cpu).toFixed(2)),
+			},
+		};
+		console.log(JSON.stringify(figures, null, 2));
+		const out = path.join(repoRoot, 'bench', 'results');
+		fs.mkdirSync(out, { recursive: true });
+		fs.writeFileSync(path.join(out, `openctx-vscode-${vscode.version}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+	});
+});

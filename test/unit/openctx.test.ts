@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseProviders, parseResult } from '../../src/common/openctx/protocol';
+import { MAX_PAUSE_MS, newPace, pauseAfterChange, PAUSE_MS, REST_MS } from '../../src/common/openctx/pace';
 import { annotationSelectors, matchMessageSelectors, matchSelectors, selectorPath } from '../../src/common/openctx/selectors';
 
 describe('OpenCtx answers', () => {
@@ -94,5 +95,49 @@ describe('OpenCtx selectors', () => {
 		assert.ok(!matchMessageSelectors([{ pattern: 'ticket-\\d+' }], 'nothing here'));
 		assert.ok(!matchMessageSelectors(undefined, 'ticket-1'));
 		assert.ok(!matchMessageSelectors([{ pattern: '(' }], '('));
+	});
+});
+
+describe('OpenCtx annotations: the pause in typing before providers are asked again', () => {
+	it('is short for a document that rested, and doubles, up to its ceiling, each time a change comes after a round', () => {
+		const pace = newPace();
+		assert.equal(pauseAfterChange(pace, 10_000), PAUSE_MS, 'a first change');
+		// A key every 900 ms: the providers are asked only when the pause ends before the next key.
+		let now = 10_000;
+		let rounds = 1;
+		pace.askedAt = now + PAUSE_MS;
+		const pauses: number[] = [];
+		for (let key = 0; key < 6; key++) {
+			now += 900;
+			const pause = pauseAfterChange(pace, now);
+			pauses.push(pause);
+			if (pause < 900) {
+				pace.askedAt = now + pause;
+				rounds++;
+			}
+		}
+		assert.deepEqual(pauses, [500, 1000, 1000, 1000, 1000, 1000]);
+		assert.equal(rounds, 2, 'two rounds for seven keys, then none until the typing stops');
+		pace.askedAt = now + 1; // a round that went out just before a slow key
+		assert.equal(pauseAfterChange(pace, now + 5), 2000);
+		pace.askedAt = now + 10;
+		assert.equal(pauseAfterChange(pace, now + 20), MAX_PAUSE_MS, 'never past the ceiling');
+	});
+
+	it('does not grow while changes come faster than the pause (nobody was asked in between)', () => {
+		const pace = newPace();
+		let now = 0;
+		for (let key = 0; key < 20; key++) {
+			now += 100;
+			assert.equal(pauseAfterChange(pace, now), PAUSE_MS);
+		}
+	});
+
+	it('is short again once the document rested', () => {
+		const pace = newPace();
+		pace.pauseMs = MAX_PAUSE_MS;
+		pace.changedAt = 1000;
+		pace.askedAt = 3000;
+		assert.equal(pauseAfterChange(pace, 1000 + REST_MS + 1), PAUSE_MS);
 	});
 });

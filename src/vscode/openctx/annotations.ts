@@ -11,11 +11,12 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/log';
 import type { Annotation } from '../../common/openctx/protocol';
+import { MAX_PAUSE_MS, newPace, pauseAfterChange, PAUSE_MS, type Pace } from '../../common/openctx/pace';
 import { annotationSelectors, matchSelectors } from '../../common/openctx/selectors';
 import type { OpenCtxClient, ProviderOutcome } from './client';
 
-/** Typing pauses this long before a document's annotations are asked again, in milliseconds. */
-const DEBOUNCE_MS = 250;
+/** Typing pauses at least this long before a document's annotations are asked again; longer while the typing goes on (src/common/openctx/pace.ts). */
+const DEBOUNCE_MS = PAUSE_MS;
 /** Documents larger than this are not sent to providers. */
 const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
 
@@ -42,6 +43,8 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 	/** Lens requests waiting for a document's answers, by URI: when one waits, it gets them without another round. */
 	private readonly waiting = new Map<string, number>();
 	private readonly timers = new Map<string, NodeJS.Timeout>();
+	/** How long typing must pause before each document's providers are asked again, by URI. */
+	private readonly pace = new Map<string, Pace>();
 	private readonly lensEmitter = new vscode.EventEmitter<void>();
 	private readonly updateEmitter = new vscode.EventEmitter<{ uri: vscode.Uri; version: number; done: boolean }>();
 	private readonly disposables: vscode.Disposable[] = [];
@@ -144,7 +147,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 				const subscriptions: vscode.Disposable[] = [];
 				// Whatever happens, the editor gets an answer: a document that moves on, a cancelled
 				// request, or providers that never come back (each call has its timeout; this is the backstop).
-				const timer = setTimeout(finish, DEBOUNCE_MS + this.client.timeoutMs + 1000);
+				const timer = setTimeout(finish, MAX_PAUSE_MS + this.client.timeoutMs + 1000);
 				function finish(): void {
 					clearTimeout(timer);
 					subscriptions.forEach((d) => d.dispose());
@@ -247,12 +250,18 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		if (cached && cached.version === document.version) {
 			return;
 		}
+		const pace = this.pace.get(key) ?? newPace();
+		if (delay > 0) {
+			delay = Math.max(delay, pauseAfterChange(pace, Date.now()));
+		}
+		this.pace.set(key, pace);
 		clearTimeout(this.timers.get(key));
 		this.timers.set(
 			key,
 			setTimeout(() => {
 				this.timers.delete(key);
 				if (!document.isClosed) {
+					pace.askedAt = Date.now();
 					this.fetch(document);
 				}
 			}, delay),
@@ -340,6 +349,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 	private forget(uri: vscode.Uri): void {
 		const key = uri.toString();
 		this.cache.delete(key);
+		this.pace.delete(key);
 		clearTimeout(this.timers.get(key));
 		this.timers.delete(key);
 	}

@@ -9,6 +9,8 @@
  */
 import { KEYWORDS, isDeclarationAt, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
 import { singleLineChange } from './lineChange';
+import { declarationScope, isBlockBinding } from './scope';
+import { lexerOf } from './syntax';
 import type { EngineInput, LineEdit, Position, Range, RenameProposal } from './types';
 
 /** At most this many occurrences are reported: enough for any suggestion list. */
@@ -88,29 +90,66 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	}
 	const { document, cursor } = input;
 	const { oldName, newName } = change;
+	const editedText = document.lineText(change.line);
 	// Never suggest for a name that is no longer there.
-	if (document.lineText(change.line).slice(change.column, change.column + newName.length) !== newName) {
+	if (editedText.slice(change.column, change.column + newName.length) !== newName) {
 		return undefined;
 	}
+	const lexer = lexerOf(document, input.languageId, input.uri);
+	// A word changed in a comment or a string is prose, not a symbol: the same words elsewhere may
+	// mean something else. The repeated transformation handles it, anchored and in text of the same kind.
+	if (lexer.kindAt(change.line, change.column) !== 'code') {
+		return undefined;
+	}
+	const importLine = isImportLine(editedText);
+	if (importLine && !importedNameChange(editedText, oldName, newName)) {
+		return undefined;
+	}
+	const variable = isVariableDeclarationAt(editedText, change.column, lexer.syntax.hash);
+	const binding = isBlockBinding(editedText, change.column);
+	const editedDeclaration = importLine || variable || binding || isDeclarationAt(editedText, change.column);
+	// A local declaration renamed: only the lines its block spans hold the same symbol.
+	const scope = !importLine && (variable || binding) ? declarationScope(document, change.line, binding) : { start: 0, end: document.lineCount };
+
 	const occurrences: Range[] = [];
 	let declaration: Position | undefined;
+	let declared = false;
 	let newNameElsewhere = false;
+	let complete = true;
 	for (let line = 0; line < document.lineCount; line++) {
 		const text = document.lineText(line);
 		if (!newNameElsewhere && text.includes(newName)) {
 			newNameElsewhere = wholeWordColumns(text, newName).some((c) => line !== change.line || c !== change.column);
 		}
-		if (occurrences.length >= MAX_OCCURRENCES || !text.includes(oldName)) {
+		if (!text.includes(oldName)) {
 			continue;
 		}
 		for (const column of wholeWordColumns(text, oldName)) {
+			const inScope = line >= scope.start && line < scope.end;
+			const code = lexer.kindAt(line, column) === 'code';
+			// The module of `from base64 import base64` is not the name imported from it.
+			const sameImport = importLine && line === change.line;
+			if (!inScope || !code || sameImport || occurrences.length >= MAX_OCCURRENCES) {
+				complete = false;
+				continue;
+			}
 			occurrences.push({ start: { line, character: column }, end: { line, character: column + oldName.length } });
-			if (!declaration && isDeclarationAt(text, column)) {
-				declaration = { line, character: column };
+			if (isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash)) {
+				declared = true;
+				declaration ??= { line, character: column };
+			} else if (isImportLine(text)) {
+				declared = true;
 			}
 		}
 	}
 	if (occurrences.length === 0) {
+		return undefined;
+	}
+	// A use changed where the name is declared in no other place of this file (a built-in, a global, a
+	// member after `.`): not a rename of something this file owns, and the same word elsewhere may be
+	// another thing. The repeated transformation repeats it where its surroundings match.
+	const member = /\.\s*$/.test(editedText.slice(0, change.column));
+	if (!editedDeclaration && (member || !declared)) {
 		return undefined;
 	}
 	// Silent where the change points this place at another symbol rather than renaming one: the old name
@@ -120,7 +159,6 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	if (outsideImports.length === 0) {
 		return undefined;
 	}
-	const editedDeclaration = isDeclarationAt(document.lineText(change.line), change.column);
 	if (!editedDeclaration && declaration && outsideImports.length === 1 && outsideImports[0]!.start.line === declaration.line && outsideImports[0]!.start.character === declaration.character) {
 		return undefined;
 	}
@@ -136,7 +174,58 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 		editedDeclaration,
 		declaration,
 		occurrences,
+		complete,
 	};
+}
+
+/**
+ * Whether an import line's change renames the name it imports (the uses follow) rather than
+ * importing something else: `import time` to `import datetime` brings another module whose uses
+ * are rewritten by hand, and a name that shares no word with the old one is another thing, not a
+ * new spelling of it (`proxy_from_url` for `ProxyManager` shares `proxy`; `sys` for `platform` nothing).
+ */
+function importedNameChange(text: string, oldName: string, newName: string): boolean {
+	if (/^\s*import\s+[\w$.]+\s*(?:#.*)?$/.test(text)) {
+		return false;
+	}
+	return similarNames(oldName, newName);
+}
+
+/** The words of an identifier, lower case: `getHTTPResponse2` is get, http, response2; `_cv_req` is cv, req. */
+export function wordsOf(name: string): string[] {
+	return name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+		.split(/[^A-Za-z0-9]+/)
+		.filter((w) => w.length > 0)
+		.map((w) => w.toLowerCase());
+}
+
+/** Two names for the same thing: they share a word, or one's words run inside the other (`time`, `datetime`). */
+export function similarNames(a: string, b: string): boolean {
+	const wa = wordsOf(a);
+	const wb = wordsOf(b);
+	if (wa.some((w) => wb.includes(w))) {
+		return true;
+	}
+	const la = a.toLowerCase().replace(/[^a-z0-9]/g, '');
+	const lb = b.toLowerCase().replace(/[^a-z0-9]/g, '');
+	return (la.length >= 3 && lb.includes(la)) || (lb.length >= 3 && la.includes(lb));
+}
+
+/**
+ * A variable declared or (in Python, where assignment declares) assigned at
+ * `column`: `let x`, `const x`, `var x`, or `x = …` / `x: T = …` at the start of a line.
+ */
+export function isVariableDeclarationAt(line: string, column: number, assignmentDeclares: boolean): boolean {
+	if (/(?:^|[^\p{L}\p{N}_$.])(?:const|let|var|val|mut)\s+$/u.test(line.slice(Math.max(0, column - 12), column))) {
+		return true;
+	}
+	if (!assignmentDeclares || line.slice(0, column).trim() !== '') {
+		return false;
+	}
+	const rest = line.slice(column);
+	return /^[\p{L}\p{N}_$]+\s*(?::[^=]+)?=(?!=)/u.test(rest);
 }
 
 /** An import statement (ECMAScript, Python, Go, Rust, Java and the like): names there are declared elsewhere. */

@@ -113,8 +113,16 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 
 	const identifierSwap = isIdentifier(removed) && isIdentifier(inserted) && !KEYWORDS.has(removed) && !KEYWORDS.has(inserted);
 	// How many tokens anchor each side, and whether identifiers among them are kept literally.
-	const leftCount = removed === '' || identifierSwap ? 2 : 1;
-	const rightCount = removed === '' ? 2 : 1;
+	let leftCount = removed === '' || identifierSwap ? 2 : 1;
+	let rightCount = removed === '' ? 2 : 1;
+	// Anchors that name nothing (`X, e` to `X as e`: any name, a comma, any name) match far too much:
+	// one more token on each side, keywords kept as they are (`except X, e:` lines only).
+	const names = (tokens: Token[]) => tokens.some((t) => t.identifier && !KEYWORDS.has(t.text));
+	const nearLiteral = removed === '' || identifierSwap;
+	if (!nearLiteral && !identifierSwap && !names(tokenize(removed)) && !names(tokenize(inserted)) && !leftTokens.slice(-leftCount).concat(rightTokens.slice(0, rightCount)).some((t) => t.identifier && KEYWORDS.has(t.text))) {
+		leftCount++;
+		rightCount++;
+	}
 	const literalNear = removed === '' || identifierSwap;
 	const literalFar = identifierSwap;
 
@@ -126,8 +134,10 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 		let out = '';
 		picked.forEach((token, index) => {
 			const isNear = near === 'last' ? index === picked.length - 1 : index === 0;
-			const literal = !token.identifier || (isNear ? literalNear : literalFar);
-			if (literal && token.identifier) {
+			const named = !token.identifier || (isNear ? literalNear : literalFar);
+			// Keywords are the code's structure, never a name: always literal.
+			const literal = named || KEYWORDS.has(token.text);
+			if (named && token.identifier) {
 				literals.push(token.text);
 				anchorLiterals.push(token.text);
 			}

@@ -118,7 +118,8 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	let complete = true;
 	for (let line = 0; line < document.lineCount; line++) {
 		const text = document.lineText(line);
-		if (!newNameElsewhere && text.includes(newName)) {
+		// A local's new name may be used outside its block: that is another variable.
+		if (!newNameElsewhere && line >= scope.start && line < scope.end && text.includes(newName)) {
 			newNameElsewhere = wholeWordColumns(text, newName).some((c) => line !== change.line || c !== change.column);
 		}
 		if (!text.includes(oldName)) {

@@ -11,8 +11,9 @@
  */
 import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar } from './identifiers';
 import { singleLineChange, widenToTokens, type SingleLineChange } from './lineChange';
-import { distance } from './renamePropagation';
-import type { EditsProposal, EngineInput, TextEdit } from './types';
+import { distance, similarNames } from './renamePropagation';
+import { lexerOf, type Lexer, type TokenKind } from './syntax';
+import type { EditsProposal, EngineInput, TextEdit, TextLines } from './types';
 
 /** At most this many places are proposed. */
 const MAX_EDITS = 200;
@@ -208,7 +209,12 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	if (!template) {
 		return undefined;
 	}
-	const edits = applyTemplate(template, input, change.line, isCommentLine(change.oldLine));
+	const lexer = lexerOf(input.document, input.languageId, input.uri);
+	const site = siteOf(change, lexer);
+	if (!site) {
+		return undefined;
+	}
+	const edits = applyTemplate(template, input, change.line, site, lexer);
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
 }
 
@@ -218,11 +224,110 @@ export function isCommentLine(text: string): boolean {
 }
 
 /**
- * The places where `template` applies in the document (except `skipLine`),
- * nearest to the cursor first; only lines of the same kind as the edited one
- * (code for code, comments for comments: usage text in a comment is not the code it describes).
+ * What the edited place is, which every other place must also be: the kind of text (code, comment,
+ * doc comment, string by quote), the call or declaration whose parentheses hold it, the name a
+ * changed value belongs to, and the line itself when the edit comments it out.
  */
-export function applyTemplate(template: Template, input: Pick<EngineInput, 'document' | 'cursor'>, skipLine: number, inComment = false): TextEdit[] {
+export interface Site {
+	readonly kind: TokenKind;
+	/** The edit is inside a URL or a path in text: any text kind will do, code still not. */
+	readonly path: boolean;
+	/** Inside parentheses: `call f` (only calls of `f`) or `declaration` (only other declarations' parameters). */
+	readonly parens: string | undefined;
+	/** A value changed (`= None` to `= ''`, `: any` to `: string`): the name it is assigned to, or undefined. */
+	readonly owner: string | undefined;
+	/** The edit comments the line out: only lines that read the same, trimmed. */
+	readonly sameLine: string | undefined;
+	/** `let`/`var` made `const`: not where the variable is assigned again. */
+	readonly constant: boolean;
+	/** Text removed, nothing inserted. */
+	readonly removal: boolean;
+}
+
+export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined {
+	const wide = widenToTokens(change);
+	const { oldLine, start } = wide;
+	const removed = oldLine.slice(start, wide.oldEnd);
+	const inserted = change.newLine.slice(start, wide.newEnd);
+	const kind = lexer.kindOfText(change.line, oldLine, start);
+	const parens = kind === 'code' ? parensOf(oldLine, start) : undefined;
+	// Parameters of an anonymous function (a callback, `x = function (a)`) belong to that function alone.
+	if (parens === 'anonymous') {
+		return undefined;
+	}
+	const owner = kind === 'code' && (isValue(removed) || isValue(inserted)) ? ownerOf(oldLine, start) : undefined;
+	const commentsOut = removed === '' && /^(?:#|\/\/)\s*$/.test(inserted.trim() === '' ? 'x' : inserted.trimEnd() + ' ') && oldLine.slice(0, start).trim() === '';
+	const constant = /^(?:let|var)$/.test(removed.trim()) && inserted.trim() === 'const';
+	// A URL or a path reads the same in a comment, a doc comment or any string: those kinds count as one there.
+	const word = /\S*$/.exec(oldLine.slice(0, start))![0] + removed + /^\S*/.exec(oldLine.slice(wide.oldEnd))![0];
+	const path = kind !== 'code' && /[\w-][/.][\w-]+[/.]/.test(word);
+	return { kind, path, parens, owner, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
+}
+
+/** Literals and keyword values only (`None`, `'/'`, `789`, `{}`, `any`, ` | None`): a value, not code naming something. */
+function isValue(text: string): boolean {
+	const t = text.trim();
+	if (t === '') {
+		return false;
+	}
+	const words = t.replace(/(['"`])(?:\\.|(?!\1).)*\1/g, ' ').match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [];
+	return words.every((w) => VALUE_WORDS.has(w));
+}
+
+const VALUE_WORDS: ReadonlySet<string> = new Set('None True False null undefined true false nil NaN any unknown never void string number boolean object int str float bool bytes dict list'.split(' '));
+
+/**
+ * The name a value at `column` is given to: the identifier or string key before the nearest `=`
+ * or `:` (not `==`, `=>` or `::`) left of it on the line, as in `name = value`, `key: value`,
+ * `{'key': value}`, `f(name=value)`.
+ */
+export function ownerOf(line: string, column: number): string | undefined {
+	const before = line.slice(0, column);
+	const at = before.search(/(?:[^=!<>:]=(?![=>])|[^:]:(?!:))[^=:]*$/);
+	if (at === -1) {
+		return undefined;
+	}
+	const head = before.slice(0, at + 1).trimEnd();
+	const m = /(?:([\p{L}\p{N}_$]+)|(['"])([^'"]*)\2)[?!]?\s*(?:\]\s*)?$/u.exec(head);
+	return m ? (m[1] ?? m[3]) : undefined;
+}
+
+/**
+ * The role of the parentheses around `column`: `call NAME` inside a call of NAME, `declaration`
+ * inside a named function's parameters, `anonymous` inside an anonymous function's, undefined outside any.
+ */
+export function parensOf(line: string, column: number): string | undefined {
+	let depth = 0;
+	for (let i = column - 1; i >= 0; i--) {
+		const c = line.charCodeAt(i);
+		if (c === 0x29) {
+			depth++;
+		} else if (c === 0x28) {
+			if (depth > 0) {
+				depth--;
+				continue;
+			}
+			const head = line.slice(0, i);
+			if (/(?:^|[^\w$])(?:function\*?|lambda)\s*$/.test(head)) {
+				return 'anonymous';
+			}
+			const declared = /(?:^|[^\w$])(?:def|function\*?|fn|func|class)\s+([\w$]+)\s*(?:<[^()]*>)?\s*$/.exec(head) ?? (/\)\s*(?::[^=]*)?\{\s*$/.test(line) ? /^\s*(?:(?:public|private|protected|static|async|override|readonly)\s+)*(?!(?:if|for|while|switch|catch|with)\b)([\w$]+)\s*$/.exec(head) : null);
+			if (declared) {
+				return `declaration ${declared[1]!}`;
+			}
+			const name = /([\p{L}_$][\p{L}\p{N}_$]*)\s*$/u.exec(head)?.[1];
+			return name !== undefined && !KEYWORDS.has(name) ? `call ${name}` : undefined;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * The places where `template` applies in the document (except `skipLine`),
+ * nearest to the cursor first; only places of the same kind as the edited one
+ * (see `Site`: code for code, strings of the same quote, the same call…).
+ */
+export function applyTemplate(template: Template, input: Pick<EngineInput, 'document' | 'cursor'>, skipLine: number, site: Site, lexer: Lexer): TextEdit[] {
 	const { document, cursor } = input;
 	const { pattern, needle, removed, inserted } = template;
 	const edits: TextEdit[] = [];
@@ -231,7 +336,7 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 			continue;
 		}
 		const text = document.lineText(line);
-		if (text.length > MAX_LINE_LENGTH || !text.includes(needle) || isCommentLine(text) !== inComment) {
+		if (text.length > MAX_LINE_LENGTH || !text.includes(needle) || (site.sameLine !== undefined && text.trim() !== site.sameLine)) {
 			continue;
 		}
 		pattern.lastIndex = 0;
@@ -244,9 +349,70 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 			if (removed === '' && (text.startsWith(inserted, at) || text.slice(0, at).endsWith(inserted.trimEnd()))) {
 				continue;
 			}
+			if (!sameSite(site, text, line, at, document, lexer)) {
+				continue;
+			}
 			edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });
 		}
 	}
 	edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
 	return edits.slice(0, MAX_EDITS);
+}
+
+/**
+ * Inside parentheses: another declaration's parameters for a declaration's (and, for a parameter
+ * removed, the calls of that function), calls of the same function or one named alike for a call's
+ * (`do_teardown_request`, `do_teardown_appcontext`). Outside: anywhere but an anonymous function's parameters.
+ */
+function sameParens(site: Site, parens: string | undefined): boolean {
+	if (site.parens === undefined) {
+		return parens !== 'anonymous';
+	}
+	if (parens === undefined) {
+		return false;
+	}
+	const [role, name = ''] = site.parens.split(' ');
+	const [otherRole, otherName = ''] = parens.split(' ');
+	if (role === 'declaration') {
+		return otherRole === 'declaration' || (site.removal && otherRole === 'call' && otherName.toLowerCase() === name.toLowerCase());
+	}
+	return otherRole === 'call' && (otherName === name || similarNames(otherName, name));
+}
+
+function sameSite(site: Site, text: string, line: number, at: number, document: TextLines, lexer: Lexer): boolean {
+	const kind = lexer.kindAt(line, at);
+	if (kind !== site.kind && !(site.path && kind !== 'code')) {
+		return false;
+	}
+	if (site.kind !== 'code') {
+		return true;
+	}
+	if (!sameParens(site, parensOf(text, at))) {
+		return false;
+	}
+	if (site.owner !== undefined && ownerOf(text, at) !== site.owner) {
+		return false;
+	}
+	if (site.constant) {
+		const name = /^\s*(?:let|var)\s+([\p{L}_$][\p{L}\p{N}_$]*)/u.exec(text)?.[1];
+		if (name !== undefined && reassigned(document, name, line)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/** Whether `name` is assigned again somewhere other than its declaration on `declaredAt` (`name = …`, `name += …`, `name++`). */
+function reassigned(document: TextLines, name: string, declaredAt: number): boolean {
+	const pattern = new RegExp(`(?<![\\w$.])${escapeRegExp(name)}\\s*(?:[-+*/%&|^]|\\*\\*|<<|>>>?|\\?\\?|&&|\\|\\|)?=(?![=>])|(?:\\+\\+|--)${escapeRegExp(name)}(?![\\w$])|(?<![\\w$.])${escapeRegExp(name)}(?:\\+\\+|--)`);
+	for (let line = 0; line < document.lineCount; line++) {
+		if (line === declaredAt) {
+			continue;
+		}
+		const text = document.lineText(line);
+		if (text.includes(name) && pattern.test(text)) {
+			return true;
+		}
+	}
+	return false;
 }

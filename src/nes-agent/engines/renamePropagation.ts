@@ -9,7 +9,7 @@
  */
 import { KEYWORDS, isDeclarationAt, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
 import { singleLineChange } from './lineChange';
-import { declarationScope, isBlockBinding } from './scope';
+import { declarationScope, enclosingBlock, indentOf, isBlockBinding } from './scope';
 import { lexerOf } from './syntax';
 import type { EngineInput, LineEdit, Position, Range, RenameProposal } from './types';
 
@@ -107,9 +107,15 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	}
 	const variable = isVariableDeclarationAt(editedText, change.column, lexer.syntax.hash);
 	const binding = isBlockBinding(editedText, change.column);
-	const editedDeclaration = importLine || variable || binding || isDeclarationAt(editedText, change.column);
-	// A local declaration renamed: only the lines its block spans hold the same symbol.
-	const scope = !importLine && (variable || binding) ? declarationScope(document, change.line, binding) : { start: 0, end: document.lineCount };
+	const named = isDeclarationAt(editedText, change.column);
+	const editedDeclaration = importLine || variable || binding || named;
+	// A local declaration renamed: only the lines its block spans hold the same symbol. A function or
+	// class declared inside another block (a helper inside a test) is that block's.
+	const scope =
+		!importLine && (variable || binding) ? declarationScope(document, change.line, binding) : named && indentOf(editedText) > 0 ? enclosingBlock(document, change.line) : { start: 0, end: document.lineCount };
+	// A naming convention changed (`FlaskTestCase` to `TestFlask`, its last word dropped): a line with
+	// other names in the old convention (`class AppTestCase(FlaskTestCase)`) is rewritten by hand.
+	const dropped = droppedEnd(oldName, newName);
 
 	const occurrences: Range[] = [];
 	let declaration: Position | undefined;
@@ -130,7 +136,8 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 			const code = lexer.kindAt(line, column) === 'code';
 			// The module of `from base64 import base64` is not the name imported from it.
 			const sameImport = importLine && line === change.line;
-			if (!inScope || !code || sameImport || occurrences.length >= MAX_OCCURRENCES) {
+			const convention = dropped !== undefined && otherNameEndsWith(text, oldName, dropped);
+			if (!inScope || !code || sameImport || convention || occurrences.length >= MAX_OCCURRENCES) {
 				complete = false;
 				continue;
 			}
@@ -190,6 +197,46 @@ function importedNameChange(text: string, oldName: string, newName: string): boo
 		return false;
 	}
 	return similarNames(oldName, newName);
+}
+
+/**
+ * The words `oldName` ends (or starts) with that `newName` no longer has: `case` for `FlaskTestCase` to
+ * `TestFlask`, `with shim` for `YargsWithShim` to `YargsFactory`.
+ */
+function droppedEnd(oldName: string, newName: string): { readonly words: readonly string[]; readonly last: boolean } | undefined {
+	const oldWords = wordsOf(oldName);
+	const newWords = new Set(wordsOf(newName));
+	if (oldWords.length < 2) {
+		return undefined;
+	}
+	let tail = oldWords.length;
+	while (tail > 1 && !newWords.has(oldWords[tail - 1]!)) {
+		tail--;
+	}
+	if (tail < oldWords.length) {
+		return { words: oldWords.slice(tail), last: true };
+	}
+	let head = 0;
+	while (head < oldWords.length - 1 && !newWords.has(oldWords[head]!)) {
+		head++;
+	}
+	return head > 0 ? { words: oldWords.slice(0, head), last: false } : undefined;
+}
+
+/** Whether `text` holds another identifier than `name` that ends (or starts) with the words `dropped`, and more. */
+function otherNameEndsWith(text: string, name: string, dropped: { readonly words: readonly string[]; readonly last: boolean }): boolean {
+	const n = dropped.words.length;
+	for (const other of text.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []) {
+		if (other === name) {
+			continue;
+		}
+		const words = wordsOf(other);
+		const part = dropped.last ? words.slice(-n) : words.slice(0, n);
+		if (words.length > n && part.join(' ') === dropped.words.join(' ')) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /** The words of an identifier, lower case: `getHTTPResponse2` is get, http, response2; `_cv_req` is cv, req. */

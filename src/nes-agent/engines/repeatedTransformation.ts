@@ -9,7 +9,8 @@
  * another), a template must name at least one identifier or keyword, and a
  * whitespace-only edit is never repeated.
  */
-import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar } from './identifiers';
+import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
+import { declarationScope } from './scope';
 import { singleLineChange, widenToTokens, type SingleLineChange } from './lineChange';
 import { distance, similarNames } from './renamePropagation';
 import { lexerOf, type Lexer, type TokenKind } from './syntax';
@@ -240,6 +241,8 @@ export interface Site {
 	readonly sameLine: string | undefined;
 	/** `let`/`var` made `const`: not where the variable is assigned again. */
 	readonly constant: boolean;
+	/** A binding (`as e`) removed: the name, which must be unused in the block of the other places too. */
+	readonly unusedBinding: string | undefined;
 	/** Text removed, nothing inserted. */
 	readonly removal: boolean;
 }
@@ -258,10 +261,20 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	const owner = kind === 'code' && (isValue(removed) || isValue(inserted)) ? ownerOf(oldLine, start) : undefined;
 	const commentsOut = removed === '' && /^(?:#|\/\/)\s*$/.test(inserted.trim() === '' ? 'x' : inserted.trimEnd() + ' ') && oldLine.slice(0, start).trim() === '';
 	const constant = /^(?:let|var)$/.test(removed.trim()) && inserted.trim() === 'const';
+	// A name given to a function or class (`function () {` to `function load() {`) names that one alone.
+	if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(inserted.trim()) && removed.trim() === '' && /(?:^|[^\w$])(?:function\*?|def|class|fn|func)\s*$/.test(oldLine.slice(0, start))) {
+		return undefined;
+	}
+	// A negation (`should set` to `should not set`) turns a statement into its opposite: true of this one, not of its neighbours.
+	if (kind !== 'code' && /^(?:not|no|never|n't|don't|doesn't|cannot|can't|won't|isn't)$/i.test(inserted.trim()) && removed.trim() === '') {
+		return undefined;
+	}
+	// A binding removed (`except E as e:` to `except E:`) because this block does not use it: only where the name is unused too.
+	const unusedBinding = kind === 'code' && inserted.trim() === '' ? /^\s*as\s+([\p{L}_$][\p{L}\p{N}_$]*)\s*$/u.exec(removed)?.[1] : undefined;
 	// A URL or a path reads the same in a comment, a doc comment or any string: those kinds count as one there.
 	const word = /\S*$/.exec(oldLine.slice(0, start))![0] + removed + /^\S*/.exec(oldLine.slice(wide.oldEnd))![0];
 	const path = kind !== 'code' && /[\w-][/.][\w-]+[/.]/.test(word);
-	return { kind, path, parens, owner, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
+	return { kind, path, parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
 }
 
 /** Literals and keyword values only (`None`, `'/'`, `789`, `{}`, `any`, ` | None`): a value, not code naming something. */
@@ -392,6 +405,14 @@ function sameSite(site: Site, text: string, line: number, at: number, document: 
 	}
 	if (site.owner !== undefined && ownerOf(text, at) !== site.owner) {
 		return false;
+	}
+	if (site.unusedBinding !== undefined) {
+		const block = declarationScope(document, line, true);
+		for (let i = line + 1; i < block.end; i++) {
+			if (wholeWordColumns(document.lineText(i), site.unusedBinding).length > 0) {
+				return false;
+			}
+		}
 	}
 	if (site.constant) {
 		const name = /^\s*(?:let|var)\s+([\p{L}_$][\p{L}\p{N}_$]*)/u.exec(text)?.[1];

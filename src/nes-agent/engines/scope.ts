@@ -84,3 +84,29 @@ export function isBlockBinding(line: string, column: number): boolean {
 	}
 	return /(?:^|[^\w$])(?:for|as)\s+(?:[\w$]+\s*,\s*)*$/.test(before);
 }
+
+/** The block `line` stands in: from the nearest line above indented less (its opener) to the next line indented no deeper than that one. */
+export function enclosingBlock(document: TextLines, line: number): LineSpan {
+	const indent = Math.max(0, indentOf(document.lineText(line)));
+	let start = line;
+	let opener = -1;
+	for (let i = line - 1; i >= 0; i--) {
+		const width = indentOf(document.lineText(i));
+		if (width !== -1 && width < indent) {
+			start = i;
+			opener = width;
+			break;
+		}
+	}
+	if (opener === -1) {
+		return { start: 0, end: document.lineCount };
+	}
+	let end = line + 1;
+	for (; end < document.lineCount; end++) {
+		const width = indentOf(document.lineText(end));
+		if (width !== -1 && width <= opener) {
+			break;
+		}
+	}
+	return { start, end };
+}

@@ -141,8 +141,14 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 				complete = false;
 				continue;
 			}
+			const declares = isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash);
+			// A declaration renamed is one symbol: another declaration of the old name (a second `def f`) is another.
+			if (declares && named) {
+				complete = false;
+				continue;
+			}
 			occurrences.push({ start: { line, character: column }, end: { line, character: column + oldName.length } });
-			if (isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash)) {
+			if (declares) {
 				declared = true;
 				declaration ??= { line, character: column };
 			} else if (isImportLine(text)) {

@@ -10,7 +10,7 @@
  * whitespace-only edit is never repeated.
  */
 import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
-import { declarationScope } from './scope';
+import { declarationScope, opensBlock } from './scope';
 import { singleLineChange, widenToTokens, type SingleLineChange } from './lineChange';
 import { distance, similarNames } from './renamePropagation';
 import { lexerOf, type Lexer, type TokenKind } from './syntax';
@@ -233,6 +233,12 @@ export interface Site {
 	readonly kind: TokenKind;
 	/** The edit is inside a URL or a path in text: any text kind will do, code still not. */
 	readonly path: boolean;
+	/** The edit is in a comment or in a string with spaces: a sentence. */
+	readonly prose: boolean;
+	/** The first word of the edited line: in prose, the other lines must begin with it too… */
+	readonly firstWord: string | undefined;
+	/** …unless the words removed occur on few lines (a misspelling, a rare name). */
+	readonly rare: boolean;
 	/** Inside parentheses: `call f` (only calls of `f`) or `declaration` (only other declarations' parameters). */
 	readonly parens: string | undefined;
 	/** A value changed (`= None` to `= ''`, `: any` to `: string`): the name it is assigned to, or undefined. */
@@ -261,6 +267,13 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	const owner = kind === 'code' && (isValue(removed) || isValue(inserted)) ? ownerOf(oldLine, start) : undefined;
 	const commentsOut = removed === '' && /^(?:#|\/\/)\s*$/.test(inserted.trim() === '' ? 'x' : inserted.trimEnd() + ' ') && oldLine.slice(0, start).trim() === '';
 	const constant = /^(?:let|var)$/.test(removed.trim()) && inserted.trim() === 'const';
+	// A function or class renamed where it is declared: its uses follow (rename propagation); another
+	// declaration of the old name is another thing. A whole line that opens a block rewritten (`try:` to
+	// `if …:`) changes the block's structure, which is done by hand.
+	const declares = /(?:^|[^\w$])(?:function\*?|def|class|fn|func)\s+$/.test(oldLine.slice(0, start));
+	if ((declares && isIdentifier(removed.trim())) || (oldLine.slice(0, start).trim() === '' && oldLine.slice(wide.oldEnd).trim() === '' && opensBlock(oldLine))) {
+		return undefined;
+	}
 	// A name given to a function or class (`function () {` to `function load() {`) names that one alone.
 	if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(inserted.trim()) && removed.trim() === '' && /(?:^|[^\w$])(?:function\*?|def|class|fn|func)\s*$/.test(oldLine.slice(0, start))) {
 		return undefined;
@@ -273,8 +286,25 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	const unusedBinding = kind === 'code' && inserted.trim() === '' ? /^\s*as\s+([\p{L}_$][\p{L}\p{N}_$]*)\s*$/u.exec(removed)?.[1] : undefined;
 	// A URL or a path reads the same in a comment, a doc comment or any string: those kinds count as one there.
 	const word = /\S*$/.exec(oldLine.slice(0, start))![0] + removed + /^\S*/.exec(oldLine.slice(wide.oldEnd))![0];
-	const path = kind !== 'code' && /[\w-][/.][\w-]+[/.]/.test(word);
-	return { kind, path, parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
+	const path = kind !== 'code' && /[\w-][/.][\w-]/.test(word.replace(/[.,;:!?)'"`]+$/, ''));
+	// A string with no space in it is a value (a name, a key, a file), not a sentence.
+	const quote = kind.startsWith('string') ? kind.charAt(kind.length - 1) : undefined;
+	const prose = kind !== 'code' && !(quote !== undefined && word.split(quote).length >= 3);
+	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
+}
+
+/** The first word (letters and digits) of a line. */
+function firstWord(text: string): string | undefined {
+	return /[\p{L}\p{N}_]+/u.exec(text)?.[0];
+}
+
+/** Lines of the document at most that may hold the words removed for them to count as rare. */
+const RARE_LINES = 3;
+
+/** Whether `removed` holds a word of four letters or more found on at most `RARE_LINES` lines of the document. */
+function rareWords(removed: string, lexer: Lexer): boolean {
+	const words = removed.match(/[\p{L}\p{N}_]{4,}/gu) ?? [];
+	return words.some((word) => lexer.linesWith(word, RARE_LINES + 1) <= RARE_LINES);
 }
 
 /** Literals and keyword values only (`None`, `'/'`, `789`, `{}`, `any`, ` | None`): a value, not code naming something. */
@@ -398,7 +428,10 @@ function sameSite(site: Site, text: string, line: number, at: number, document: 
 		return false;
 	}
 	if (site.kind !== 'code') {
-		return true;
+		// Prose: the same words say different things in different sentences (`:param data:` and
+		// `:param params:`). Only lines that begin with the same word, unless the words replaced are rare
+		// enough to be a mistake of their own (a misspelling), or it is a URL or a path.
+		return site.path || !site.prose || site.rare || firstWord(text) === site.firstWord;
 	}
 	if (!sameParens(site, parensOf(text, at))) {
 		return false;

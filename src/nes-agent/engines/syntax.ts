@@ -6,6 +6,7 @@
  * which only make it wrong inside those, never elsewhere for long (every
  * state but block comments and multi-line strings ends with its line).
  */
+import { wholeWordColumns } from './identifiers';
 import type { TextLines } from './types';
 
 /** What a place of the text is. Strings are told apart by their quote: an edit in `'…'` repeats in `'…'`. */
@@ -62,6 +63,18 @@ export class Lexer {
 		private readonly document: TextLines,
 		readonly syntax: Syntax,
 	) {}
+
+	/** How many lines hold `word` as a whole word, counting up to `limit`. */
+	linesWith(word: string, limit: number): number {
+		let count = 0;
+		for (let line = 0; line < this.document.lineCount && count < limit; line++) {
+			const text = this.document.lineText(line);
+			if (text.includes(word) && wholeWordColumns(text, word).length > 0) {
+				count++;
+			}
+		}
+		return count;
+	}
 
 	/** The kind of the place just before `column` of `line` (`column` 0: the state the line starts in). */
 	kindAt(line: number, column: number): TokenKind {

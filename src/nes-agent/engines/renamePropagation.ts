@@ -202,7 +202,17 @@ function importedNameChange(text: string, oldName: string, newName: string): boo
 	if (/^\s*import\s+[\w$.]+\s*(?:#.*)?$/.test(text)) {
 		return false;
 	}
+	// A class (`ProxyManager`) swapped for a function (`proxy_from_url`), or the reverse: another kind of
+	// thing, called differently.
+	if (isClassName(oldName) !== isClassName(newName)) {
+		return false;
+	}
 	return similarNames(oldName, newName);
+}
+
+/** A class's name by the common conventions: a capital first letter and a lower-case letter after it (`ProxyManager`, not `MAX` or `proxy`). */
+function isClassName(name: string): boolean {
+	return /^_*[A-Z]/.test(name) && /[a-z]/.test(name);
 }
 
 /**

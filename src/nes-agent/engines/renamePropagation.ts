@@ -10,7 +10,7 @@
 import { KEYWORDS, isDeclarationAt, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
 import { singleLineChange } from './lineChange';
 import { declarationScope, enclosingBlock, indentOf, isBlockBinding } from './scope';
-import { lexerOf } from './syntax';
+import { lexerOf, type Lexer } from './syntax';
 import type { EngineInput, LineEdit, Position, Range, RenameProposal } from './types';
 
 /** At most this many occurrences are reported: enough for any suggestion list. */
@@ -101,18 +101,31 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	if (lexer.kindAt(change.line, change.column) !== 'code') {
 		return undefined;
 	}
+	// A rename carried on place by place (each suggestion accepted is a burst of its own): judged, and
+	// scoped, by where it began.
+	const origin = chainOrigin(input, change);
+	if (origin !== change && lexer.kindAt(origin.line, origin.column) !== 'code') {
+		return undefined;
+	}
+	const originText = document.lineText(origin.line);
+	return proposeRename(input, change, origin, originText, lexer);
+}
+
+function proposeRename(input: EngineInput, change: IdentifierChange, origin: IdentifierChange, editedText: string, lexer: Lexer): RenameProposal | undefined {
+	const { document, cursor } = input;
+	const { oldName, newName } = change;
 	const importLine = isImportLine(editedText);
 	if (importLine && !importedNameChange(editedText, oldName, newName)) {
 		return undefined;
 	}
-	const variable = isVariableDeclarationAt(editedText, change.column, lexer.syntax.hash);
-	const binding = isBlockBinding(editedText, change.column);
-	const named = isDeclarationAt(editedText, change.column);
+	const variable = isVariableDeclarationAt(editedText, origin.column, lexer.syntax.hash);
+	const binding = isBlockBinding(editedText, origin.column);
+	const named = isDeclarationAt(editedText, origin.column);
 	const editedDeclaration = importLine || variable || binding || named;
 	// A local declaration renamed: only the lines its block spans hold the same symbol. A function or
 	// class declared inside another block (a helper inside a test) is that block's.
 	const scope =
-		!importLine && (variable || binding) ? declarationScope(document, change.line, binding) : named && indentOf(editedText) > 0 ? enclosingBlock(document, change.line) : { start: 0, end: document.lineCount };
+		!importLine && (variable || binding) ? declarationScope(document, origin.line, binding) : named && indentOf(editedText) > 0 ? enclosingBlock(document, origin.line) : { start: 0, end: document.lineCount };
 	// A naming convention changed (`FlaskTestCase` to `TestFlask`, its last word dropped): a line with
 	// other names in the old convention (`class AppTestCase(FlaskTestCase)`) is rewritten by hand.
 	const dropped = droppedEnd(oldName, newName);
@@ -126,7 +139,7 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 		const text = document.lineText(line);
 		// A local's new name may be used outside its block: that is another variable.
 		if (!newNameElsewhere && line >= scope.start && line < scope.end && text.includes(newName)) {
-			newNameElsewhere = wholeWordColumns(text, newName).some((c) => line !== change.line || c !== change.column);
+			newNameElsewhere = wholeWordColumns(text, newName).some((c) => (line !== change.line || c !== change.column) && (line !== origin.line || c !== origin.column));
 		}
 		if (!text.includes(oldName)) {
 			continue;
@@ -135,7 +148,7 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 			const inScope = line >= scope.start && line < scope.end;
 			const code = lexer.kindAt(line, column) === 'code';
 			// The module of `from base64 import base64` is not the name imported from it.
-			const sameImport = importLine && line === change.line;
+			const sameImport = importLine && line === origin.line;
 			const convention = dropped !== undefined && otherNameEndsWith(text, oldName, dropped);
 			if (!inScope || !code || sameImport || convention || occurrences.length >= MAX_OCCURRENCES) {
 				complete = false;
@@ -162,7 +175,7 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	// A use changed where the name is declared in no other place of this file (a built-in, a global, a
 	// member after `.`): not a rename of something this file owns, and the same word elsewhere may be
 	// another thing. The repeated transformation repeats it where its surroundings match.
-	const member = /\.\s*$/.test(editedText.slice(0, change.column));
+	const member = /\.\s*$/.test(editedText.slice(0, origin.column));
 	if (!editedDeclaration && (member || !declared)) {
 		return undefined;
 	}
@@ -295,6 +308,24 @@ export function isVariableDeclarationAt(line: string, column: number, assignment
 /** An import statement (ECMAScript, Python, Go, Rust, Java and the like): names there are declared elsewhere. */
 function isImportLine(text: string): boolean {
 	return /^\s*(?:import\b|from\s+\S+\s+import\b|use\s|using\s|#include\b|(?:const|let|var)\s+[^=]*=\s*require\s*\()/.test(text);
+}
+
+/**
+ * Where a rename carried on place by place began: the oldest of the latest bursts that made the
+ * same rename, if its place still reads the new name; else the change itself.
+ */
+function chainOrigin(input: EngineInput, change: IdentifierChange): IdentifierChange {
+	let origin = change;
+	for (let i = input.earlierEdits.length - 1; i >= 0; i--) {
+		const earlier = identifierChange(input.earlierEdits[i]!);
+		if (!earlier || !sameRename(earlier, change)) {
+			break;
+		}
+		if (earlier.line < input.document.lineCount && input.document.lineText(earlier.line).slice(earlier.column, earlier.column + change.newName.length) === change.newName) {
+			origin = earlier;
+		}
+	}
+	return origin;
 }
 
 function sameRename(a: IdentifierChange | undefined, b: IdentifierChange): boolean {

@@ -27,6 +27,7 @@ const MAX_INSERTED_TOKENS = 8;
 const MAX_ARGUMENT_TOKENS = 16;
 
 const IDENTIFIER = '[A-Za-z_$\\u00C0-\\uFFFF][\\w$\\u00C0-\\uFFFF]*';
+const NUMBER = '[0-9][\\w$.]*';
 const NOT_AFTER_IDENTIFIER = '(?<![\\w$\\u00C0-\\uFFFF])';
 const NOT_BEFORE_IDENTIFIER = '(?![\\w$\\u00C0-\\uFFFF])';
 const DECLARATION_KEYWORDS = '(?:function|def|fn|func|void|async)';
@@ -121,9 +122,11 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 	// one more token on each side, keywords kept as they are (`except X, e:` lines only).
 	const names = (tokens: Token[]) => tokens.some((t) => t.identifier && !KEYWORDS.has(t.text));
 	const nearLiteral = removed === '' || identifierSwap;
+	let widened = false;
 	if (!nearLiteral && !identifierSwap && !names(tokenize(removed)) && !names(tokenize(inserted)) && !leftTokens.slice(-leftCount).concat(rightTokens.slice(0, rightCount)).some((t) => t.identifier && KEYWORDS.has(t.text))) {
 		leftCount++;
 		rightCount++;
+		widened = true;
 	}
 	const literalNear = removed === '' || identifierSwap;
 	const literalFar = identifierSwap;
@@ -143,7 +146,7 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 				literals.push(token.text);
 				anchorLiterals.push(token.text);
 			}
-			const piece = literal ? escapeRegExp(token.text) : IDENTIFIER;
+			const piece = literal ? escapeRegExp(token.text) : widened && /^[0-9]/.test(token.text) ? NUMBER : IDENTIFIER;
 			if (index > 0) {
 				const previous = picked[index - 1]!;
 				out += token.spaced ? (previous.identifier && token.identifier ? '[ \\t]+' : '[ \\t]*') : '';

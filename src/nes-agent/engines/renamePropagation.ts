@@ -88,8 +88,8 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	if (!change) {
 		return undefined;
 	}
-	const { document, cursor } = input;
-	const { oldName, newName } = change;
+	const { document } = input;
+	const { newName } = change;
 	const editedText = document.lineText(change.line);
 	// Never suggest for a name that is no longer there.
 	if (editedText.slice(change.column, change.column + newName.length) !== newName) {

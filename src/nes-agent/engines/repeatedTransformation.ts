@@ -377,8 +377,13 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 	const { document, cursor } = input;
 	const { pattern, needle, removed, inserted } = template;
 	const edits: TextEdit[] = [];
-	for (let line = 0; line < document.lineCount; line++) {
-		if (line === skipLine) {
+	let counts: Map<string, number> | undefined;
+	const assigned = () => (counts ??= assignments(document));
+	// Outward from the cursor, nearest lines first, until enough places are found.
+	const from = Math.min(Math.max(cursor.line, 0), document.lineCount - 1);
+	for (let step = 0; step < 2 * document.lineCount && edits.length < MAX_EDITS; step++) {
+		const line = step % 2 === 0 ? from + step / 2 : from - (step + 1) / 2;
+		if (line === skipLine || line < 0 || line >= document.lineCount) {
 			continue;
 		}
 		const text = document.lineText(line);
@@ -395,7 +400,7 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 			if (removed === '' && (text.startsWith(inserted, at) || text.slice(0, at).endsWith(inserted.trimEnd()))) {
 				continue;
 			}
-			if (!sameSite(site, text, line, at, document, lexer)) {
+			if (!sameSite(site, text, line, at, document, lexer, assigned)) {
 				continue;
 			}
 			edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });
@@ -425,7 +430,7 @@ function sameParens(site: Site, parens: string | undefined): boolean {
 	return otherRole === 'call' && (otherName === name || similarNames(otherName, name));
 }
 
-function sameSite(site: Site, text: string, line: number, at: number, document: TextLines, lexer: Lexer): boolean {
+function sameSite(site: Site, text: string, line: number, at: number, document: TextLines, lexer: Lexer, assigned: () => Map<string, number>): boolean {
 	const kind = lexer.kindAt(line, at);
 	if (kind !== site.kind && !(site.path && kind !== 'code')) {
 		return false;
@@ -451,25 +456,40 @@ function sameSite(site: Site, text: string, line: number, at: number, document: 
 		}
 	}
 	if (site.constant) {
+		// The declaration's own line assigns it once; another line assigning it means it varies.
 		const name = /^\s*(?:let|var)\s+([\p{L}_$][\p{L}\p{N}_$]*)/u.exec(text)?.[1];
-		if (name !== undefined && reassigned(document, name, line)) {
+		if (name !== undefined && (assigned().get(name) ?? 0) > (/=/.test(text.slice(text.indexOf(name) + name.length)) ? 1 : 0)) {
 			return false;
 		}
 	}
 	return true;
 }
 
-/** Whether `name` is assigned again somewhere other than its declaration on `declaredAt` (`name = …`, `name += …`, `name++`). */
-function reassigned(document: TextLines, name: string, declaredAt: number): boolean {
-	const pattern = new RegExp(`(?<![\\w$.])${escapeRegExp(name)}\\s*(?:[-+*/%&|^]|\\*\\*|<<|>>>?|\\?\\?|&&|\\|\\|)?=(?![=>])|(?:\\+\\+|--)${escapeRegExp(name)}(?![\\w$])|(?<![\\w$.])${escapeRegExp(name)}(?:\\+\\+|--)`);
+/** How many lines assign each name (`name = …`, `name += …`, `name++`), counted in one pass over the document. */
+function assignments(document: TextLines): Map<string, number> {
+	const counts = new Map<string, number>();
+	let known = assignedByLine.get(document);
+	if (!known || known.size > 200_000) {
+		known = new Map();
+		assignedByLine.set(document, known);
+	}
+	const pattern = /(?<![\p{L}\p{N}_$.])([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])|(?:\+\+|--)([\p{L}_$][\p{L}\p{N}_$]*)|([\p{L}_$][\p{L}\p{N}_$]*)(?:\+\+|--)/gu;
 	for (let line = 0; line < document.lineCount; line++) {
-		if (line === declaredAt) {
+		const text = document.lineText(line);
+		if (!text.includes('=') && !text.includes('++') && !text.includes('--')) {
 			continue;
 		}
-		const text = document.lineText(line);
-		if (text.includes(name) && pattern.test(text)) {
-			return true;
+		let names = known.get(text);
+		if (!names) {
+			names = [...new Set([...text.matchAll(pattern)].map((m) => m[1] ?? m[2] ?? m[3]!))];
+			known.set(text, names);
+		}
+		for (const name of names) {
+			counts.set(name, (counts.get(name) ?? 0) + 1);
 		}
 	}
-	return false;
+	return counts;
 }
+
+/** The names each line text assigns, kept per document across its versions (most lines do not change). */
+const assignedByLine = new WeakMap<TextLines, Map<string, readonly string[]>>();

@@ -58,11 +58,18 @@ const SPECIAL = /['"`#/*]/;
  */
 export class Lexer {
 	private readonly starts: Open[] = [Open.Code];
+	/** The text of each line scanned, so the next version's lexer can tell which lines are unchanged. */
+	private readonly texts: string[] = [];
+	private readonly before: { readonly starts: readonly Open[]; readonly texts: readonly string[] } | undefined;
 
+	/** `previous`: the lexer of an earlier version of the document, whose work on unchanged lines is reused. */
 	constructor(
 		private readonly document: TextLines,
 		readonly syntax: Syntax,
-	) {}
+		previous?: Lexer,
+	) {
+		this.before = previous && previous.syntax === syntax ? { starts: previous.starts, texts: previous.texts } : undefined;
+	}
 
 	/** How many lines hold `word` as a whole word, counting up to `limit`. */
 	linesWith(word: string, limit: number): number {
@@ -87,11 +94,18 @@ export class Lexer {
 	}
 
 	private startOf(line: number): Open {
-		const { starts, document, syntax } = this;
+		const { starts, texts, document, syntax, before } = this;
 		while (starts.length <= line && starts.length <= document.lineCount) {
 			const at = starts.length - 1;
 			const text = document.lineText(at);
 			const open = starts[at]!;
+			texts.push(text);
+			// A line that reads the same and starts in the same state as in the earlier version ends the same
+			// (unchanged lines are the same string, so the comparison is cheap).
+			if (before && at + 1 < before.starts.length && before.starts[at] === open && before.texts[at] === text) {
+				starts.push(before.starts[at + 1]!);
+				continue;
+			}
 			starts.push(open === Open.Code && !SPECIAL.test(text) ? Open.Code : scan(text, open, text.length, syntax).open);
 		}
 		return starts[Math.min(line, starts.length - 1)]!;
@@ -233,7 +247,8 @@ export function lexerOf(document: TextLines, languageId: string | undefined, uri
 	if (known && version !== undefined && known.version === version) {
 		return known.lexer;
 	}
-	const lexer = new Lexer(document, syntaxOf(languageId, uri));
+	const syntax = syntaxOf(languageId, uri);
+	const lexer = new Lexer(document, syntax, known?.lexer);
 	lexers.set(document, { version, lexer });
 	return lexer;
 }

@@ -379,7 +379,7 @@ describe('repeated transformation: staying silent when unsure', () => {
 
 describe('repeated transformation: code for code, comments for comments', () => {
 	it('an edit of code is not repeated in comments, nor the other way round', () => {
-		const text = ['// usage: run [--port N] [--fresh]', "print('usage: run [--port N] [--fresh]');", "print('also: run [--port N] [--fresh]');", '/* usage: run [--port N] [--fresh] */', ''].join('\n');
+		const text = ['// usage: run [--port N] [--fresh]', "print('usage: run [--port N] [--fresh]');", "print('usage: run [--port N] [--fresh] [--quiet]');", '/* usage: run [--port N] [--fresh] */', ''].join('\n');
 		const code = new Editor(text).type(1, 23, '[--folder D] ').suggest();
 		assert.ok(code?.kind === 'edits');
 		assert.deepEqual(

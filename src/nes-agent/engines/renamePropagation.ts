@@ -145,16 +145,21 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 			continue;
 		}
 		for (const column of wholeWordColumns(text, oldName)) {
+			if (occurrences.length >= MAX_OCCURRENCES) {
+				complete = false;
+				break;
+			}
 			const inScope = line >= scope.start && line < scope.end;
-			const code = lexer.kindAt(line, column) === 'code';
+			const code = inScope && lexer.kindAt(line, column) === 'code';
 			// The module of `from base64 import base64` is not the name imported from it.
 			const sameImport = importLine && line === origin.line;
 			const convention = dropped !== undefined && otherNameEndsWith(text, oldName, dropped);
-			if (!inScope || !code || sameImport || convention || occurrences.length >= MAX_OCCURRENCES) {
+			if (!inScope || !code || sameImport || convention) {
 				complete = false;
 				continue;
 			}
-			const declares = isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash);
+			// Whether it declares the name: needed to leave other declarations alone, or until one is found.
+			const declares = (named || declaration === undefined) && (isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash));
 			// A declaration renamed is one symbol: another declaration of the old name (a second `def f`) is another.
 			if (declares && named) {
 				complete = false;
@@ -164,7 +169,7 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 			if (declares) {
 				declared = true;
 				declaration ??= { line, character: column };
-			} else if (isImportLine(text)) {
+			} else if (!declared && isImportLine(text)) {
 				declared = true;
 			}
 		}

@@ -274,7 +274,7 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// declaration of the old name is another thing. A whole line that opens a block rewritten (`try:` to
 	// `if …:`) changes the block's structure, which is done by hand.
 	const declares = /(?:^|[^\w$])(?:function\*?|def|class|fn|func)\s+$/.test(oldLine.slice(0, start));
-	if ((declares && isIdentifier(removed.trim())) || (oldLine.slice(0, start).trim() === '' && oldLine.slice(wide.oldEnd).trim() === '' && opensBlock(oldLine))) {
+	if ((declares && isIdentifier(removed.trim())) || (oldLine.slice(0, start).trim() === '' && /^[\s:{]*$/.test(oldLine.slice(wide.oldEnd)) && opensBlock(oldLine))) {
 		return undefined;
 	}
 	// A name given to a function or class (`function () {` to `function load() {`) names that one alone.
@@ -296,9 +296,9 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
 }
 
-/** The first word (letters and digits) of a line. */
+/** The first two words (letters and digits) of a line: how a sentence, or a `:param name:` line, begins. */
 function firstWord(text: string): string | undefined {
-	return /[\p{L}\p{N}_]+/u.exec(text)?.[0];
+	return (text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 2).join(' ');
 }
 
 /** Lines of the document at most that may hold the words removed for them to count as rare. */

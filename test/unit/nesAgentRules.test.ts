@@ -167,7 +167,7 @@ describe('repeated edits only where the place is like the one edited', () => {
 		const text = [':param data: sent in the body', ':param params: sent in the body', ':param data: sent in the body'];
 		const docs = ['def f():', '    """', ...text, '    """'];
 		assert.deepEqual(lines(suggest('py', docs, 2, ':param data: sent as the body')), [4]);
-		const typo = ['# methods for ouputting help', '# other methods for ouputting errors'];
+		const typo = ['# methods for ouputting help', '# other methods for ouputting help text'];
 		assert.deepEqual(lines(suggest('py', typo, 0, '# methods for outputting help')), [1]);
 	});
 

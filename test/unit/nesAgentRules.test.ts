@@ -58,6 +58,14 @@ describe('lexer', () => {
 		assert.equal(lexer.kindAt(5, 14), 'code');
 	});
 
+	it('reads `${…}` in a template literal as code', () => {
+		const js = doc('const s = `at ${place.name} now`;', 'javascript');
+		const lexer = new Lexer(js, syntaxOf('javascript'));
+		assert.equal(lexer.kindAt(0, 14), 'string`');
+		assert.equal(lexer.kindAt(0, 18), 'code');
+		assert.equal(lexer.kindAt(0, 30), 'string`');
+	});
+
 	it('knows Python: # comments, docstrings over several lines, and that // is code there', () => {
 		const py = doc(['def f(a):', '    """Sum of', '    a\'s parts."""', '    return a // 2  # half', "s = 'it'"].join('\n'), 'python');
 		const lexer = new Lexer(py, syntaxOf('python'));
@@ -194,6 +202,13 @@ describe('repeated edits only where the place is like the one edited', () => {
 		// A parameter removed where the function is declared: its calls lose the argument.
 		const removed = ['def load(req, cache):', '    pass', 'load(self, cache)'];
 		assert.deepEqual(lines(suggest('py', removed, 0, 'def load(req):')), [2]);
+	});
+
+	it('a name added to one import is not added to the others; a string value goes only under the same key', () => {
+		const imports = ["import { a } from './one';", "import { b } from './two';"];
+		assert.equal(suggest('ts', imports, 0, "import { a, c } from './one';"), undefined);
+		const json = ['{', '  "enablement": "view.visible",', '  "when": "view.visible",', '  "enablement": "view.visible"', '}'];
+		assert.deepEqual(lines(suggest('ts', json, 1, '  "enablement": "view.focused",')), [3]);
 	});
 
 	it('a name given to one function is not given to another', () => {

@@ -267,7 +267,10 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	if (parens === 'anonymous') {
 		return undefined;
 	}
-	const owner = kind === 'code' && (isValue(removed) || isValue(inserted)) ? ownerOf(oldLine, start) : undefined;
+	// Names imported in one import line come from its module: adding or removing one is not repeated at other imports.
+	if (kind === 'code' && inImportedNames(oldLine, start) && !/#|\/\//.test(removed + inserted)) {
+		return undefined;
+	}
 	const commentsOut = removed === '' && /^(?:#|\/\/)\s*$/.test(inserted.trim() === '' ? 'x' : inserted.trimEnd() + ' ') && oldLine.slice(0, start).trim() === '';
 	const constant = /^(?:let|var)$/.test(removed.trim()) && inserted.trim() === 'const';
 	// A function or class renamed where it is declared: its uses follow (rename propagation); another
@@ -290,10 +293,22 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// A URL or a path reads the same in a comment, a doc comment or any string: those kinds count as one there.
 	const word = /\S*$/.exec(oldLine.slice(0, start))![0] + removed + /^\S*/.exec(oldLine.slice(wide.oldEnd))![0];
 	const path = kind !== 'code' && /[\w-][/.][\w-]/.test(word.replace(/[.,;:!?)'"`]+$/, ''));
+	// A string value (not a sentence, not a URL) under a key (`"when": "…"`, `{'k': '…'}`) belongs to that key.
+	const owner = kind === 'code' && (isValue(removed) || isValue(inserted)) ? ownerOf(oldLine, start) : kind.startsWith('string') && !word.includes('/') ? ownerOf(oldLine, start, true) : undefined;
 	// A string with no space in it is a value (a name, a key, a file), not a sentence.
 	const quote = kind.startsWith('string') ? kind.charAt(kind.length - 1) : undefined;
 	const prose = kind !== 'code' && !(quote !== undefined && word.split(quote).length >= 3);
 	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
+}
+
+/** Whether `column` of an import line is among the names it imports (`import { a, b } from`, `from m import a, b`), not its module. */
+function inImportedNames(line: string, column: number): boolean {
+	const js = /^\s*import\s+(?:type\s+)?(.*?)\s+from\s/.exec(line);
+	if (js) {
+		return column < js[0].length - 5 && column >= line.indexOf('import') + 6;
+	}
+	const py = /^\s*from\s+\S+\s+import\s/.exec(line);
+	return py !== null && column >= py[0].length - 1;
 }
 
 /** The first two words (letters and digits) of a line: how a sentence, or a `:param name:` line, begins. */
@@ -327,9 +342,9 @@ const VALUE_WORDS: ReadonlySet<string> = new Set('None True False null undefined
  * or `:` (not `==`, `=>` or `::`) left of it on the line, as in `name = value`, `key: value`,
  * `{'key': value}`, `f(name=value)`.
  */
-export function ownerOf(line: string, column: number): string | undefined {
+export function ownerOf(line: string, column: number, keysOnly = false): string | undefined {
 	const before = line.slice(0, column);
-	const at = before.search(/(?:[^=!<>:]=(?![=>])|[^:]:(?!:))[^=:]*$/);
+	const at = keysOnly ? before.search(/['"\w$][?]?\s*:(?!:)[^=:]*$/) : before.search(/(?:[^=!<>:]=(?![=>])|[^:]:(?!:))[^=:]*$/);
 	if (at === -1) {
 		return undefined;
 	}
@@ -436,6 +451,9 @@ function sameSite(site: Site, text: string, line: number, at: number, document: 
 		return false;
 	}
 	if (site.kind !== 'code') {
+		if (site.owner !== undefined && ownerOf(text, at, true) !== site.owner) {
+			return false;
+		}
 		// Prose: the same words say different things in different sentences (`:param data:` and
 		// `:param params:`). Only lines that begin with the same word, unless the words replaced are rare
 		// enough to be a mistake of their own (a misspelling), or it is a URL or a path.

@@ -129,6 +129,8 @@ function scan(text: string, open: Open, until: number, syntax: Syntax): { kind: 
 	let quote = 0;
 	/** In a line comment. */
 	let lineComment = false;
+	/** Inside `${…}` of a template literal. */
+	let interpolation = false;
 	let i = 0;
 	const end = text.length;
 	while (i < end) {
@@ -192,6 +194,19 @@ function scan(text: string, open: Open, until: number, syntax: Syntax): { kind: 
 					i += 2;
 					continue;
 				}
+				// `${…}` in a template literal is code (on one line; braces inside it are not followed).
+				if (interpolation) {
+					if (c === 0x7d) {
+						interpolation = false;
+					}
+					i++;
+					continue;
+				}
+				if (c === 0x24 && text.charCodeAt(i + 1) === 0x7b) {
+					interpolation = true;
+					i += 2;
+					continue;
+				}
 				if (c === 0x60) {
 					state = Open.Code;
 				}
@@ -224,7 +239,7 @@ function scan(text: string, open: Open, until: number, syntax: Syntax): { kind: 
 	} else if (quote !== 0) {
 		kind = quote === 0x27 ? "string'" : 'string"';
 	} else {
-		kind = OPEN_KIND[state]!;
+		kind = interpolation ? 'code' : OPEN_KIND[state]!;
 	}
 	// A line comment and a one-line string end with their line.
 	return { kind, open: state };

@@ -85,6 +85,13 @@ describe('lexer', () => {
 		assert.equal(lexer.kindAt(2, 1), 'code', 'the docstring opener became a comment');
 		assert.equal(lexer.kindAt(3, 1), 'string"""', 'and its closer now opens one');
 		assert.equal(lexer.kindAt(4, 1), 'string"""');
+		// Lines inserted above shift every line after them: each is read again.
+		d.applyChanges([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'z = 0\n"""\n' }], 3);
+		const shifted = lexerOf(d, 'python', d.uri);
+		assert.equal(shifted.kindAt(2, 1), 'string"""', 'the old first line is inside the new docstring');
+		assert.equal(shifted.kindAt(4, 1), 'string"""');
+		assert.equal(shifted.kindAt(5, 1), 'string"""', 'inside the closing quotes');
+		assert.equal(shifted.kindAt(6, 1), 'code');
 	});
 });
 

@@ -57,26 +57,18 @@ const SPECIAL = /['"`#/*]/;
  * lazily from the top as far as a question needs, and the kind of any place.
  */
 export class Lexer {
-	/** The state each line starts in, `starts[0]` always code; valid up to `checked` (inclusive). */
-	private readonly starts: Open[];
-	/** The text of each line when its end state was computed: a line that still reads the same, starting in the same state, ends the same. */
-	private readonly texts: string[];
-	private checked = 0;
-	/** Whether `starts[checked]` changed from what the earlier version had there (the lines after must be read again). */
-	private moved = false;
+	private readonly starts: Open[] = [Open.Code];
+	/** The text of each line scanned, so the next version's lexer can tell which lines are unchanged. */
+	private readonly texts: string[] = [];
+	private readonly before: { readonly starts: readonly Open[]; readonly texts: readonly string[] } | undefined;
 
-	/**
-	 * `previous`: the lexer of an earlier version of the document, whose arrays this one takes over
-	 * (unchanged lines are the same strings, so telling them apart is cheap). It must not be used after.
-	 */
+	/** `previous`: the lexer of an earlier version of the document, whose work on unchanged lines is reused. */
 	constructor(
 		private readonly document: TextLines,
 		readonly syntax: Syntax,
 		previous?: Lexer,
 	) {
-		const reuse = previous !== undefined && previous.syntax === syntax;
-		this.starts = reuse ? previous.starts : [Open.Code];
-		this.texts = reuse ? previous.texts : [];
+		this.before = previous && previous.syntax === syntax ? { starts: previous.starts, texts: previous.texts } : undefined;
 	}
 
 	/** How many lines hold `word` as a whole word, counting up to `limit`. */
@@ -102,22 +94,21 @@ export class Lexer {
 	}
 
 	private startOf(line: number): Open {
-		const { starts, texts, document, syntax } = this;
-		const last = Math.min(line, document.lineCount);
-		while (this.checked < last) {
-			const at = this.checked;
+		const { starts, texts, document, syntax, before } = this;
+		while (starts.length <= line && starts.length <= document.lineCount) {
+			const at = starts.length - 1;
 			const text = document.lineText(at);
 			const open = starts[at]!;
-			const known = !this.moved && at < texts.length && at + 1 < starts.length && texts[at] === text;
-			if (!known) {
-				const end = open === Open.Code && !SPECIAL.test(text) ? Open.Code : scan(text, open, text.length, syntax).open;
-				texts[at] = text;
-				this.moved = at + 1 >= starts.length || starts[at + 1] !== end;
-				starts[at + 1] = end;
+			texts.push(text);
+			// A line that reads the same and starts in the same state as in the earlier version ends the same
+			// (unchanged lines are the same string, so the comparison is cheap).
+			if (before && at + 1 < before.starts.length && before.starts[at] === open && before.texts[at] === text) {
+				starts.push(before.starts[at + 1]!);
+				continue;
 			}
-			this.checked++;
+			starts.push(open === Open.Code && !SPECIAL.test(text) ? Open.Code : scan(text, open, text.length, syntax).open);
 		}
-		return starts[last]!;
+		return starts[Math.min(line, starts.length - 1)]!;
 	}
 }
 

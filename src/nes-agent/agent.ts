@@ -121,6 +121,7 @@ export class NesAgent {
 		const proposal = await this.options.engine.suggest(
 			{
 				uri: params.uri,
+				languageId: document.languageId,
 				document,
 				cursor: params.position,
 				lastEdit: document.lastEdit,

@@ -64,7 +64,7 @@ export function toSuggestions(proposal: Proposal, uri: string, options: ShapeOpt
 			const rename: nes.NesSuggestion = { kind: 'rename', id: newId(), uri, position: proposal.declaration, newName: proposal.newName };
 			return isRejected(placeOf(rename)) ? [] : [rename];
 		}
-		if (bulk && features.searchAndReplace) {
+		if (bulk && proposal.complete && features.searchAndReplace) {
 			const replace: nes.NesSuggestion = { kind: 'searchAndReplace', id: newId(), uri, search: wholeWordPattern(proposal.oldName), replace: proposal.newName, isRegex: true };
 			return isRejected(placeOf(replace)) ? [] : [replace];
 		}

@@ -77,6 +77,7 @@ describe('suggestion shapes by what the client shows', () => {
 		edited: { start: { line: 5, character: 9 }, end: { line: 5, character: 14 } },
 		editedDeclaration: false,
 		declaration: { line: 1, character: 6 },
+		complete: true,
 		occurrences: [
 			{ start: { line: 3, character: 4 }, end: { line: 3, character: 7 } },
 			{ start: { line: 1, character: 6 }, end: { line: 1, character: 9 } },

@@ -9,6 +9,8 @@
  */
 import { KEYWORDS, isDeclarationAt, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
 import { singleLineChange } from './lineChange';
+import { declarationScope, enclosingBlock, indentOf, isBlockBinding } from './scope';
+import { lexerOf, type Lexer } from './syntax';
 import type { EngineInput, LineEdit, Position, Range, RenameProposal } from './types';
 
 /** At most this many occurrences are reported: enough for any suggestion list. */
@@ -86,31 +88,100 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	if (!change) {
 		return undefined;
 	}
-	const { document, cursor } = input;
-	const { oldName, newName } = change;
+	const { document } = input;
+	const { newName } = change;
+	const editedText = document.lineText(change.line);
 	// Never suggest for a name that is no longer there.
-	if (document.lineText(change.line).slice(change.column, change.column + newName.length) !== newName) {
+	if (editedText.slice(change.column, change.column + newName.length) !== newName) {
 		return undefined;
 	}
+	const lexer = lexerOf(document, input.languageId, input.uri);
+	// A word changed in a comment or a string is prose, not a symbol: the same words elsewhere may
+	// mean something else. The repeated transformation handles it, anchored and in text of the same kind.
+	if (lexer.kindAt(change.line, change.column) !== 'code') {
+		return undefined;
+	}
+	// A rename carried on place by place (each suggestion accepted is a burst of its own): judged, and
+	// scoped, by where it began.
+	const origin = chainOrigin(input, change);
+	if (origin !== change && lexer.kindAt(origin.line, origin.column) !== 'code') {
+		return undefined;
+	}
+	const originText = document.lineText(origin.line);
+	return proposeRename(input, change, origin, originText, lexer);
+}
+
+function proposeRename(input: EngineInput, change: IdentifierChange, origin: IdentifierChange, editedText: string, lexer: Lexer): RenameProposal | undefined {
+	const { document, cursor } = input;
+	const { oldName, newName } = change;
+	const importLine = isImportLine(editedText);
+	if (importLine && !importedNameChange(editedText, oldName, newName)) {
+		return undefined;
+	}
+	const variable = isVariableDeclarationAt(editedText, origin.column, lexer.syntax.hash);
+	const binding = isBlockBinding(editedText, origin.column);
+	const named = isDeclarationAt(editedText, origin.column);
+	const editedDeclaration = importLine || variable || binding || named;
+	// A local declaration renamed: only the lines its block spans hold the same symbol. A function or
+	// class declared inside another block (a helper inside a test) is that block's.
+	const scope =
+		!importLine && (variable || binding) ? declarationScope(document, origin.line, binding) : named && indentOf(editedText) > 0 ? enclosingBlock(document, origin.line) : { start: 0, end: document.lineCount };
+	// A naming convention changed (`FlaskTestCase` to `TestFlask`, its last word dropped): a line with
+	// other names in the old convention (`class AppTestCase(FlaskTestCase)`) is rewritten by hand.
+	const dropped = droppedEnd(oldName, newName);
+
 	const occurrences: Range[] = [];
 	let declaration: Position | undefined;
+	let declared = false;
 	let newNameElsewhere = false;
+	let complete = true;
 	for (let line = 0; line < document.lineCount; line++) {
 		const text = document.lineText(line);
-		if (!newNameElsewhere && text.includes(newName)) {
-			newNameElsewhere = wholeWordColumns(text, newName).some((c) => line !== change.line || c !== change.column);
+		// A local's new name may be used outside its block: that is another variable.
+		if (!newNameElsewhere && line >= scope.start && line < scope.end && text.includes(newName)) {
+			newNameElsewhere = wholeWordColumns(text, newName).some((c) => (line !== change.line || c !== change.column) && (line !== origin.line || c !== origin.column));
 		}
-		if (occurrences.length >= MAX_OCCURRENCES || !text.includes(oldName)) {
+		if (!text.includes(oldName)) {
 			continue;
 		}
 		for (const column of wholeWordColumns(text, oldName)) {
+			if (occurrences.length >= MAX_OCCURRENCES) {
+				complete = false;
+				break;
+			}
+			const inScope = line >= scope.start && line < scope.end;
+			const code = inScope && lexer.kindAt(line, column) === 'code';
+			// The module of `from base64 import base64` is not the name imported from it.
+			const sameImport = importLine && line === origin.line;
+			const convention = dropped !== undefined && otherNameEndsWith(text, oldName, dropped);
+			if (!inScope || !code || sameImport || convention) {
+				complete = false;
+				continue;
+			}
+			// Whether it declares the name: needed to leave other declarations alone, or until one is found.
+			const declares = (named || declaration === undefined) && (isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash));
+			// A declaration renamed is one symbol: another declaration of the old name (a second `def f`) is another.
+			if (declares && named) {
+				complete = false;
+				continue;
+			}
 			occurrences.push({ start: { line, character: column }, end: { line, character: column + oldName.length } });
-			if (!declaration && isDeclarationAt(text, column)) {
-				declaration = { line, character: column };
+			if (declares) {
+				declared = true;
+				declaration ??= { line, character: column };
+			} else if (!declared && isImportLine(text)) {
+				declared = true;
 			}
 		}
 	}
 	if (occurrences.length === 0) {
+		return undefined;
+	}
+	// A use changed where the name is declared in no other place of this file (a built-in, a global, a
+	// member after `.`): not a rename of something this file owns, and the same word elsewhere may be
+	// another thing. The repeated transformation repeats it where its surroundings match.
+	const member = /\.\s*$/.test(editedText.slice(0, origin.column));
+	if (!editedDeclaration && (member || !declared)) {
 		return undefined;
 	}
 	// Silent where the change points this place at another symbol rather than renaming one: the old name
@@ -120,7 +191,6 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 	if (outsideImports.length === 0) {
 		return undefined;
 	}
-	const editedDeclaration = isDeclarationAt(document.lineText(change.line), change.column);
 	if (!editedDeclaration && declaration && outsideImports.length === 1 && outsideImports[0]!.start.line === declaration.line && outsideImports[0]!.start.character === declaration.character) {
 		return undefined;
 	}
@@ -136,12 +206,131 @@ export function renamePropagation(input: EngineInput): RenameProposal | undefine
 		editedDeclaration,
 		declaration,
 		occurrences,
+		complete,
 	};
+}
+
+/**
+ * Whether an import line's change renames the name it imports (the uses follow) rather than
+ * importing something else: `import time` to `import datetime` brings another module whose uses
+ * are rewritten by hand, and a name that shares no word with the old one is another thing, not a
+ * new spelling of it (`proxy_from_url` for `ProxyManager` shares `proxy`; `sys` for `platform` nothing).
+ */
+function importedNameChange(text: string, oldName: string, newName: string): boolean {
+	if (/^\s*import\s+[\w$.]+\s*(?:#.*)?$/.test(text)) {
+		return false;
+	}
+	// A class (`ProxyManager`) swapped for a function (`proxy_from_url`), or the reverse: another kind of
+	// thing, called differently.
+	if (isClassName(oldName) !== isClassName(newName)) {
+		return false;
+	}
+	return similarNames(oldName, newName);
+}
+
+/** A class's name by the common conventions: a capital first letter and a lower-case letter after it (`ProxyManager`, not `MAX` or `proxy`). */
+function isClassName(name: string): boolean {
+	return /^_*[A-Z]/.test(name) && /[a-z]/.test(name);
+}
+
+/**
+ * The words `oldName` ends (or starts) with that `newName` no longer has: `case` for `FlaskTestCase` to
+ * `TestFlask`, `with shim` for `YargsWithShim` to `YargsFactory`.
+ */
+function droppedEnd(oldName: string, newName: string): { readonly words: readonly string[]; readonly last: boolean } | undefined {
+	const oldWords = wordsOf(oldName);
+	const newWords = new Set(wordsOf(newName));
+	if (oldWords.length < 2) {
+		return undefined;
+	}
+	let tail = oldWords.length;
+	while (tail > 1 && !newWords.has(oldWords[tail - 1]!)) {
+		tail--;
+	}
+	if (tail < oldWords.length) {
+		return { words: oldWords.slice(tail), last: true };
+	}
+	let head = 0;
+	while (head < oldWords.length - 1 && !newWords.has(oldWords[head]!)) {
+		head++;
+	}
+	return head > 0 ? { words: oldWords.slice(0, head), last: false } : undefined;
+}
+
+/** Whether `text` holds another identifier than `name` that ends (or starts) with the words `dropped`, and more. */
+function otherNameEndsWith(text: string, name: string, dropped: { readonly words: readonly string[]; readonly last: boolean }): boolean {
+	const n = dropped.words.length;
+	for (const other of text.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []) {
+		if (other === name) {
+			continue;
+		}
+		const words = wordsOf(other);
+		const part = dropped.last ? words.slice(-n) : words.slice(0, n);
+		if (words.length > n && part.join(' ') === dropped.words.join(' ')) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/** The words of an identifier, lower case: `getHTTPResponse2` is get, http, response2; `_cv_req` is cv, req. */
+export function wordsOf(name: string): string[] {
+	return name
+		.replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+		.replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+		.split(/[^A-Za-z0-9]+/)
+		.filter((w) => w.length > 0)
+		.map((w) => w.toLowerCase());
+}
+
+/** Two names for the same thing: they share a word, or one's words run inside the other (`time`, `datetime`). */
+export function similarNames(a: string, b: string): boolean {
+	const wa = wordsOf(a);
+	const wb = wordsOf(b);
+	if (wa.some((w) => wb.includes(w))) {
+		return true;
+	}
+	const la = a.toLowerCase().replace(/[^a-z0-9]/g, '');
+	const lb = b.toLowerCase().replace(/[^a-z0-9]/g, '');
+	return (la.length >= 3 && lb.includes(la)) || (lb.length >= 3 && la.includes(lb));
+}
+
+/**
+ * A variable declared or (in Python, where assignment declares) assigned at
+ * `column`: `let x`, `const x`, `var x`, or `x = …` / `x: T = …` at the start of a line.
+ */
+export function isVariableDeclarationAt(line: string, column: number, assignmentDeclares: boolean): boolean {
+	if (/(?:^|[^\p{L}\p{N}_$.])(?:const|let|var|val|mut)\s+$/u.test(line.slice(Math.max(0, column - 12), column))) {
+		return true;
+	}
+	if (!assignmentDeclares || line.slice(0, column).trim() !== '') {
+		return false;
+	}
+	const rest = line.slice(column);
+	return /^[\p{L}\p{N}_$]+\s*(?::[^=]+)?=(?!=)/u.test(rest);
 }
 
 /** An import statement (ECMAScript, Python, Go, Rust, Java and the like): names there are declared elsewhere. */
 function isImportLine(text: string): boolean {
 	return /^\s*(?:import\b|from\s+\S+\s+import\b|use\s|using\s|#include\b|(?:const|let|var)\s+[^=]*=\s*require\s*\()/.test(text);
+}
+
+/**
+ * Where a rename carried on place by place began: the oldest of the latest bursts that made the
+ * same rename, if its place still reads the new name; else the change itself.
+ */
+function chainOrigin(input: EngineInput, change: IdentifierChange): IdentifierChange {
+	let origin = change;
+	for (let i = input.earlierEdits.length - 1; i >= 0; i--) {
+		const earlier = identifierChange(input.earlierEdits[i]!);
+		if (!earlier || !sameRename(earlier, change)) {
+			break;
+		}
+		if (earlier.line < input.document.lineCount && input.document.lineText(earlier.line).slice(earlier.column, earlier.column + change.newName.length) === change.newName) {
+			origin = earlier;
+		}
+	}
+	return origin;
 }
 
 function sameRename(a: IdentifierChange | undefined, b: IdentifierChange): boolean {

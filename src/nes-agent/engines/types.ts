@@ -21,6 +21,8 @@ export interface LineEdit {
 /** Everything an engine may use for one `nes/suggest`. */
 export interface EngineInput {
 	readonly uri: string;
+	/** The document's language (`languageId` of `document/didOpen`): which comments and strings it has. */
+	readonly languageId?: string;
 	/** The document as the agent's copy holds it now (UTF-16 positions). */
 	readonly document: TextLines;
 	readonly cursor: Position;
@@ -57,6 +59,12 @@ export interface RenameProposal {
 	/** A remaining occurrence that declares `oldName`, if one is recognized. */
 	readonly declaration: Position | undefined;
 	readonly occurrences: readonly Range[];
+	/**
+	 * Whether `occurrences` are every whole-word occurrence of `oldName` in the document, so a
+	 * search-and-replace of the whole file does the same; false when some are another symbol
+	 * (outside the declaration's scope) or not code (comments, strings).
+	 */
+	readonly complete: boolean;
 }
 
 /** Plain edits, nearest to the cursor first, each on its own place (engine 1's repeated transformation, or a model's output). */

@@ -78,7 +78,8 @@ export async function runFromPalette(title: string, opens?: string): Promise<voi
 	await press('F1');
 	await until(async () => (await query('.quick-input-widget')).count > 0, 'the command palette');
 	await type(title);
-	await until(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes(title.replace(/^.*?: /, ''))), `${title} in the palette`);
+	// Enter runs the focused row: while the palette still filters, that may be another command.
+	await until(async () => (await query(`${QUICK_ROWS}.focused`, { visible: true })).texts.some((t) => t.includes(title.replace(/^.*?: /, ''))), `${title} chosen in the palette`);
 	await press('Enter');
 	if (opens) {
 		await until(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === opens, opens);

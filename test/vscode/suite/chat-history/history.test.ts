@@ -31,6 +31,13 @@ function memento(): vscode.Memento {
 	} as vscode.Memento;
 }
 
+/** The servers of `agentLink.mcpServers` in a request's mcpServers: after Agent Link's editor tools, which come first (their own suite checks them). */
+function userServers(servers: unknown): { name: string }[] {
+	const list = servers as { name: string }[];
+	assert.equal(list[0]?.name, 'agent-link-editor', 'the editor tools first');
+	return list.slice(1);
+}
+
 const logged = (a: AgentLinkApi, text: string) => a.recentLog().some((line) => line.includes(text));
 
 describe(`chat history (phase ${phase})`, function () {
@@ -58,7 +65,7 @@ describe(`chat history (phase ${phase})`, function () {
 			lister = await openChat(a, 'History Lister');
 			plain = await openChat(a, 'History Plain');
 			resumer = await openChat(a, 'History Resumer');
-			const servers = (agent: 'lister' | 'plain' | 'resumer') => requests(agent, 'session/new').at(-1)?.params.mcpServers as { name: string }[];
+			const servers = (agent: 'lister' | 'plain' | 'resumer') => userServers(requests(agent, 'session/new').at(-1)?.params.mcpServers);
 			assert.deepEqual(servers('lister'), [
 				{ name: 'files', command: 'mcp-files', args: ['--root', '.'], env: [{ name: 'MCP_DEBUG', value: '1' }] },
 				{ type: 'http', name: 'web', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer fixture' }] },
@@ -208,7 +215,7 @@ describe(`chat history (phase ${phase})`, function () {
 			const load = requests('lister', 'session/load').at(-1)!.params;
 			assert.equal(load.sessionId, 'external-1');
 			assert.deepEqual(
-				(load.mcpServers as { name: string }[]).map((s) => s.name),
+				userServers(load.mcpServers).map((s) => s.name),
 				['files', 'web'],
 				'MCP servers in session/load too',
 			);
@@ -239,7 +246,7 @@ describe(`chat history (phase ${phase})`, function () {
 			const resume = requests('resumer', 'session/resume').at(-1)?.params;
 			assert.equal(resume?.sessionId, f.resumer.sessionId);
 			assert.deepEqual(
-				(resume?.mcpServers as { name: string }[]).map((s) => s.name),
+				userServers(resume?.mcpServers).map((s) => s.name),
 				['files', 'web', 'events'],
 			);
 			assert.deepEqual(textOf(entriesOf(a, key), 'user'), ['Remember the number 42', 'What was the number?']);

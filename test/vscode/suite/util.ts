@@ -56,3 +56,22 @@ export async function waitUntil(condition: () => boolean | Promise<boolean>, tim
 }
 
 export { isAlive } from '../../shared/process';
+
+/** A benchmark's timings summed up. */
+export interface Stats {
+	readonly median: number;
+	readonly p95: number;
+	readonly min: number;
+	readonly max: number;
+}
+
+export function stats(ms: readonly number[]): Stats {
+	const sorted = [...ms].sort((x, y) => x - y);
+	const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+	return { median: at(0.5), p95: at(0.95), min: sorted[0]!, max: sorted.at(-1)! };
+}
+
+export function formatStats(s: Stats, digits: number): string {
+	const f = (ms: number) => ms.toFixed(digits);
+	return `median ${f(s.median)} ms, p95 ${f(s.p95)} ms (min ${f(s.min)}, max ${f(s.max)})`;
+}

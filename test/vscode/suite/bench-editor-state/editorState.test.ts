@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { EditorStateMethods, MAX_RECENT_DOCUMENTS } from '../../../../src/common/editorStateProtocol';
-import { api, repoRoot, waitUntil } from '../util';
+import { api, formatStats, repoRoot, stats, type Stats, waitUntil } from '../util';
 import { closeAll, ready } from '../editor-state/helpers';
 
 const OPEN_TABS = 200;
@@ -17,20 +17,7 @@ const CLOSED_FIRST = 60;
 const CALLS = 300;
 const WARMUP = 30;
 
-interface Stats {
-	readonly median: number;
-	readonly p95: number;
-	readonly min: number;
-	readonly max: number;
-}
-
-function stats(ms: number[]): Stats {
-	const sorted = [...ms].sort((x, y) => x - y);
-	const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-	return { median: at(0.5), p95: at(0.95), min: sorted[0]!, max: sorted.at(-1)! };
-}
-
-const format = (s: Stats) => `median ${s.median.toFixed(3)} ms, p95 ${s.p95.toFixed(3)} ms (min ${s.min.toFixed(3)}, max ${s.max.toFixed(3)})`;
+const format = (s: Stats) => formatStats(s, 3);
 
 describe('benchmark: editor state', function () {
 	this.timeout(10 * 60_000);

@@ -7,25 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { api, repoRoot, waitUntil } from '../util';
+import { api, formatStats, repoRoot, stats, type Stats, waitUntil } from '../util';
 
 const CALLS = 300;
 const WARMUP = 30;
 
-interface Stats {
-	readonly median: number;
-	readonly p95: number;
-	readonly min: number;
-	readonly max: number;
-}
-
-function stats(ms: number[]): Stats {
-	const sorted = [...ms].sort((x, y) => x - y);
-	const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-	return { median: at(0.5), p95: at(0.95), min: sorted[0]!, max: sorted.at(-1)! };
-}
-
-const format = (s: Stats) => `median ${s.median.toFixed(2)} ms, p95 ${s.p95.toFixed(2)} ms (min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
+const format = (s: Stats) => formatStats(s, 2);
 
 describe('benchmark: editor tools', function () {
 	this.timeout(15 * 60_000);

@@ -15,8 +15,6 @@ import { MAX_PAUSE_MS, newPace, pauseAfterChange, PAUSE_MS, type Pace } from '..
 import { annotationSelectors, matchSelectors } from '../../common/openctx/selectors';
 import type { OpenCtxClient, ProviderOutcome } from './client';
 
-/** Typing pauses at least this long before a document's annotations are asked again; longer while the typing goes on (src/common/openctx/pace.ts). */
-const DEBOUNCE_MS = PAUSE_MS;
 /** Documents larger than this are not sent to providers. */
 const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
 
@@ -141,7 +139,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 			return entry !== undefined && entry.version === version && entry.done;
 		};
 		if (!ready()) {
-			this.schedule(document, unseen ? 0 : DEBOUNCE_MS);
+			this.schedule(document, unseen ? 0 : PAUSE_MS);
 			this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
 			await new Promise<void>((resolve) => {
 				const subscriptions: vscode.Disposable[] = [];
@@ -241,7 +239,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		this.updateStatus();
 	}
 
-	private schedule(document: vscode.TextDocument, delay = DEBOUNCE_MS): void {
+	private schedule(document: vscode.TextDocument, delay = PAUSE_MS): void {
 		if (!this.enabled() || this.client.providers.length === 0 || !['file', 'untitled'].includes(document.uri.scheme)) {
 			return;
 		}

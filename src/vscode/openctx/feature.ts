@@ -74,18 +74,7 @@ export class OpenCtxFeature implements vscode.Disposable {
 
 	/** The items of a mention, from the provider that offered it; a failure is thrown with the provider's name. */
 	async itemsForMention(providerUri: string, mention: OpenCtxMention): Promise<ProviderItem[]> {
-		const provider = this.client.providers.find((p) => p.uri === providerUri);
-		if (!provider) {
-			throw new Error(`the OpenCtx provider ${providerUri} is not configured (any more)`);
-		}
-		try {
-			await provider.meta();
-			const items = await provider.call('items', { mention });
-			return items.map((item) => ({ providerName: provider.name, item, mention }));
-		} catch (error) {
-			this.log.warn(`OpenCtx provider ${provider.name || provider.uri}: items for "${mention.title}" failed: ${errorMessage(error)}`);
-			throw new Error(`${provider.name || provider.uri}: ${errorMessage(error)}`);
-		}
+		return (await this.items(providerUri, { mention }, `items for "${mention.title}"`)).map((item) => ({ ...item, mention }));
 	}
 
 	/**
@@ -114,15 +103,21 @@ export class OpenCtxFeature implements vscode.Disposable {
 	}
 
 	/** Items for a message (a suggestion the user kept): `items` called with the message. */
-	async itemsForMessage(providerUri: string, message: string): Promise<ProviderItem[]> {
+	itemsForMessage(providerUri: string, message: string): Promise<ProviderItem[]> {
+		return this.items(providerUri, { message }, 'items for a message');
+	}
+
+	/** `items` of one configured provider, after its meta; a failure is logged and thrown with the provider's name. */
+	private async items(providerUri: string, params: { mention: OpenCtxMention } | { message: string }, what: string): Promise<ProviderItem[]> {
 		const provider = this.client.providers.find((p) => p.uri === providerUri);
 		if (!provider) {
 			throw new Error(`the OpenCtx provider ${providerUri} is not configured (any more)`);
 		}
 		try {
 			await provider.meta();
-			return (await provider.call('items', { message })).map((item) => ({ providerName: provider.name, item }));
+			return (await provider.call('items', params)).map((item) => ({ providerName: provider.name, item }));
 		} catch (error) {
+			this.log.warn(`OpenCtx provider ${provider.name || provider.uri}: ${what} failed: ${errorMessage(error)}`);
 			throw new Error(`${provider.name || provider.uri}: ${errorMessage(error)}`);
 		}
 	}

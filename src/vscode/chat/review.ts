@@ -96,6 +96,10 @@ export class AgentChanges implements vscode.Disposable {
 		if (!entry) {
 			entry = { uri: write.uri, baseline: write.before, owners: new Set() };
 			this.entries.set(key, entry);
+			if (write.before !== undefined) {
+				// The baseline is loaded into the editor now, while the agent works, so Review only lays out the diff editor.
+				void vscode.workspace.openTextDocument(baselineUri(write.uri)).then(undefined, (error: unknown) => this.log.info(`Review: the text before the agent's changes to ${write.uri.fsPath} could not be loaded ahead: ${errorMessage(error)}`));
+			}
 		}
 		entry.owners.add(owner);
 		this.refreshSoon();
@@ -128,8 +132,7 @@ export class AgentChanges implements vscode.Disposable {
 			await vscode.window.showTextDocument(uri, { preview: true });
 			return;
 		}
-		const before = uri.with({ scheme: REVIEW_SCHEME, query: uri.toString() });
-		await vscode.commands.executeCommand('vscode.diff', before, uri, `${path.basename(uri.fsPath)} (agent's changes)`, { preview: true });
+		await vscode.commands.executeCommand('vscode.diff', baselineUri(uri), uri, `${path.basename(uri.fsPath)} (agent's changes)`, { preview: true });
 	}
 
 	/** Keeps every change of `owner`'s chat (or of `uri` alone). */
@@ -153,7 +156,7 @@ export class AgentChanges implements vscode.Disposable {
 	private async keepFile(entry: Entry): Promise<void> {
 		this.entries.delete(entry.uri.toString());
 		this.log.info(`Kept the agent's changes to ${entry.uri.fsPath}.`);
-		this.baselineEmitter.fire(entry.uri.with({ scheme: REVIEW_SCHEME, query: entry.uri.toString() }));
+		this.baselineEmitter.fire(baselineUri(entry.uri));
 		this.refreshSoon();
 	}
 
@@ -194,7 +197,7 @@ export class AgentChanges implements vscode.Disposable {
 		if (entry.baseline === (await currentText(uri))) {
 			this.entries.delete(uri.toString());
 		}
-		this.baselineEmitter.fire(uri.with({ scheme: REVIEW_SCHEME, query: uri.toString() }));
+		this.baselineEmitter.fire(baselineUri(uri));
 		this.refreshSoon();
 	}
 
@@ -346,6 +349,11 @@ export class AgentChanges implements vscode.Disposable {
 		}
 		this.disposables.forEach((d) => d.dispose());
 	}
+}
+
+/** The document showing the baseline of `file` (the left side of its review). */
+export function baselineUri(file: vscode.Uri): vscode.Uri {
+	return file.with({ scheme: REVIEW_SCHEME, query: file.toString() });
 }
 
 /** The file a review document shows the baseline of. */

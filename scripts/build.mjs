@@ -2,6 +2,7 @@
 //   dist/extension.js          the extension (node, cjs, `vscode` external), minified with source maps
 //   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
 //   dist/editor-tools.js       the editor tools' MCP server (with the MCP SDK) and their answers, loaded when the first chat session starts
+//   dist/openctx.js            the OpenCtx client, annotations and selectors (with picomatch), loaded once a provider is configured
 //   dist/mcp-bridge.js         the stdio bridge to it, a tiny program agents start with the editor's runtime
 //   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
 //   dist/webview/chat.js       the chat page (browser, ESM; the highlighter is a chunk beside it, loaded on
@@ -74,6 +75,17 @@ const lazyEditorTools = {
 	},
 };
 
+/**
+ * The OpenCtx client, its annotations and selectors (with picomatch) are needed only once a provider
+ * is configured: the extension's OpenCtxFeature loads them from dist/openctx.js then.
+ */
+const lazyOpenCtx = {
+	name: 'lazy-openctx',
+	setup(build) {
+		build.onResolve({ filter: /^\.\/lazy$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'openctx', 'feature.ts')) ? { path: './openctx.js', external: true } : undefined));
+	},
+};
+
 const builds = [
 	{
 		name: 'extension',
@@ -83,11 +95,12 @@ const builds = [
 				extension: join(root, 'src/vscode/extension.ts'),
 				archive: join(root, 'src/node/archive.ts'),
 				'editor-tools': join(root, 'src/vscode/editorTools/lazy.ts'),
+				openctx: join(root, 'src/vscode/openctx/lazy.ts'),
 				'mcp-bridge': join(root, 'src/node/editorTools/bridge.ts'),
 			},
 			outdir: join(root, 'dist'),
 			external: ['vscode'],
-			plugins: [lazyArchive, lazyEditorTools],
+			plugins: [lazyArchive, lazyEditorTools, lazyOpenCtx],
 			minify: !dev,
 			keepNames: false,
 			metafile: true,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseProviders, parseResult } from '../../src/common/openctx/protocol';
+import { parseResult } from '../../src/common/openctx/protocol';
+import { parseProviders } from '../../src/common/openctx/providers';
 import { MAX_PAUSE_MS, newPace, pauseAfterChange, PAUSE_MS, REST_MS } from '../../src/common/openctx/pace';
 import { annotationSelectors, matchMessageSelectors, matchSelectors, selectorPath } from '../../src/common/openctx/selectors';
 

@@ -113,38 +113,3 @@ export function parseResult<M extends OpenCtxMethod>(method: M, value: unknown):
 	const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
 	return { ok: false, error: `malformed ${method} answer${where}: ${issue?.message ?? 'invalid'}` };
 }
-
-/** `agentLink.openctx.providers` values: on, off, or the provider's settings (which means on). */
-export const providerSettingValueSchema = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
-
-/** One configured provider. */
-export interface ProviderConfig {
-	/** As written in the setting: an `http(s)` endpoint or a `file://` module. */
-	readonly uri: string;
-	readonly kind: 'http' | 'module';
-	/** Sent with every call. */
-	readonly settings: Readonly<Record<string, unknown>>;
-}
-
-/** The enabled providers of the setting, in its order; entries that cannot be a provider are reported. */
-export function parseProviders(raw: Readonly<Record<string, unknown>>): { providers: ProviderConfig[]; problems: string[] } {
-	const providers: ProviderConfig[] = [];
-	const problems: string[] = [];
-	for (const [uri, value] of Object.entries(raw)) {
-		const parsed = providerSettingValueSchema.safeParse(value);
-		if (!parsed.success) {
-			problems.push(`"${uri}": expected true, false or a settings object; left out`);
-			continue;
-		}
-		if (parsed.data === false) {
-			continue;
-		}
-		const kind = /^https?:\/\/\S+$/i.test(uri) ? 'http' : /^file:\/\/\/?\S/i.test(uri) ? 'module' : undefined;
-		if (!kind) {
-			problems.push(`"${uri}": a provider is an http(s) endpoint or a file:// JavaScript module; left out`);
-			continue;
-		}
-		providers.push(Object.freeze({ uri, kind, settings: Object.freeze(parsed.data === true ? {} : { ...parsed.data }) }));
-	}
-	return { providers, problems };
-}

@@ -48,7 +48,7 @@ import type { ExtensionLog } from '../log';
 import { newHistoryId, type ChatHistory } from './chatHistory';
 import { CannotContinueError, sessionAbilities, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
 import type { ChatTerminals } from './terminals';
-import type { OpenCtxFeature, ProviderItem, ProviderMention } from '../openctx/feature';
+import type { OpenCtxFeature } from '../openctx/feature';
 
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
@@ -278,14 +278,14 @@ export class ChatController implements vscode.Disposable {
 					break;
 				case PageRequests.searchMentions.method: {
 					const { query } = params as ParamsOf<typeof PageRequests.searchMentions>;
-					const [files, provided] = await Promise.all([searchMentions(query), this.openctx?.searchMentions(query).catch(() => []) ?? []]);
-					reply = encodeResult(PageRequests.searchMentions, id, { items: [...files, ...provided.map(toChatMention)] });
+					const [files, provided] = await Promise.all([searchMentions(query), this.openctx?.chatMentions(query).catch(() => []) ?? []]);
+					reply = encodeResult(PageRequests.searchMentions, id, { items: [...files, ...provided] });
 					break;
 				}
 				case PageRequests.suggestContext.method: {
 					const { text } = params as ParamsOf<typeof PageRequests.suggestContext>;
-					const offered = (await this.openctx?.suggestionsFor(text).catch(() => [])) ?? [];
-					reply = encodeResult(PageRequests.suggestContext, id, { items: offered.map((m) => ({ ...toChatMention(m), attachment: { ...toChatMention(m).attachment, message: true } })) });
+					const offered = (await this.openctx?.chatSuggestions(text).catch(() => [])) ?? [];
+					reply = encodeResult(PageRequests.suggestContext, id, { items: offered });
 					break;
 				}
 				default:
@@ -892,30 +892,19 @@ export class ChatController implements vscode.Disposable {
 
 	/**
 	 * An OpenCtx mention's items (or, for a message suggestion the user kept, the items for the
-	 * message): embedded resources (the item's URL, else the mention's URI, with `ai.content` as
-	 * text) for agents that take them, text otherwise. A provider that fails is said in the chat;
-	 * the prompt goes without it.
+	 * message), as the OpenCtx feature makes them into blocks. A provider that fails is said in the
+	 * chat; the prompt goes without it.
 	 */
 	private async openctxBlocks(tab: ChatTab, text: string, attachment: Extract<Attachment, { type: 'openctx' }>, embedded: boolean): Promise<ContentBlock[]> {
 		if (!this.openctx) {
 			return [];
 		}
-		const mention = { title: attachment.title, uri: attachment.uri, ...(attachment.description !== undefined ? { description: attachment.description } : {}), ...(attachment.data ? { data: attachment.data } : {}) };
-		let items: ProviderItem[];
 		try {
-			items = attachment.message ? await this.openctx.itemsForMessage(attachment.provider, text) : await this.openctx.itemsForMention(attachment.provider, mention);
+			return await this.openctx.promptBlocks(attachment, text, embedded);
 		} catch (error) {
 			this.notice('warning', `OpenCtx: "${attachment.title}" was not sent: ${errorMessage(error)}`, tab.key);
 			return [];
 		}
-		return items.map(({ item }) => {
-			const uri = item.url ?? attachment.uri;
-			const content = item.ai?.content ?? item.ui?.hover?.text ?? item.ui?.hover?.markdown ?? '';
-			if (embedded) {
-				return { type: 'resource', resource: { uri, text: content, mimeType: 'text/plain' } } satisfies ContentBlock;
-			}
-			return { type: 'text', text: `${item.title} (${uri}, from ${attachment.providerName}):\n\n${content}` } satisfies ContentBlock;
-		});
 	}
 
 	// --- Permissions ---
@@ -1221,24 +1210,6 @@ async function searchMentions(query: string): Promise<Mention[]> {
 		}
 	}
 	return mentions;
-}
-
-/** A provider's mention as the @-picker lists it, grouped under its provider. */
-function toChatMention({ providerUri, providerName, mention }: ProviderMention): Mention {
-	return {
-		label: mention.title,
-		...(mention.description !== undefined ? { detail: mention.description } : {}),
-		group: providerName,
-		attachment: {
-			type: 'openctx',
-			provider: providerUri,
-			providerName,
-			title: mention.title,
-			uri: mention.uri,
-			...(mention.description !== undefined ? { description: mention.description } : {}),
-			...(mention.data ? { data: mention.data } : {}),
-		},
-	};
 }
 
 /** Lower is better; undefined when `needle`'s characters do not all occur in order. */

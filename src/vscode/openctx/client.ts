@@ -11,16 +11,8 @@
  */
 import * as vscode from 'vscode';
 import { errorMessage, type Logger } from '../../common/log';
-import {
-	parseProviders,
-	parseResult,
-	responseMessageSchema,
-	type MethodParams,
-	type MethodResult,
-	type MetaResult,
-	type OpenCtxMethod,
-	type ProviderConfig,
-} from '../../common/openctx/protocol';
+import { parseResult, responseMessageSchema, type MethodParams, type MethodResult, type MetaResult, type OpenCtxMethod } from '../../common/openctx/protocol';
+import { parseProviders, type ProviderConfig } from '../../common/openctx/providers';
 
 /** The largest HTTP answer read from a provider, in bytes. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;

@@ -1,7 +1,9 @@
 // The editor tools from the packaged extension (the .vsix, unpacked): the lazily loaded server
 // (dist/editor-tools.js) and the stdio bridge (dist/mcp-bridge.js) are in it and work, over both
-// transports, with TypeScript's diagnostics as the answer.
+// transports, with TypeScript's diagnostics as the answer. OpenCtx's lazily loaded module
+// (dist/openctx.js) is in it too.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
@@ -52,4 +54,17 @@ describe('editor tools in the packaged extension', function () {
 			}
 		});
 	}
+
+	it('loads OpenCtx\'s module (dist/openctx.js) from the .vsix', async () => {
+		const a = await api();
+		const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+		const file = path.join(extension.extensionPath, 'dist', 'openctx.js');
+		assert.ok(fs.existsSync(file), 'dist/openctx.js in the package');
+		// No provider is configured, so it was not loaded at start-up; the annotations load it.
+		const loaded = () => fs.realpathSync(file) in require.cache;
+		assert.ok(!loaded(), 'not loaded with no provider configured');
+		const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src', 'use.ts')));
+		assert.deepEqual(await a.openctx.annotations.annotationsFor(document), []);
+		assert.ok(loaded(), 'loaded on first use');
+	});
 });

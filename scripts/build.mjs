@@ -3,6 +3,7 @@
 //   dist/archive.js            tar and zip reading, loaded by the extension on a registry agent's first install
 //   dist/editor-tools.js       the editor tools' MCP server (with the MCP SDK) and their answers, loaded when the first chat session starts
 //   dist/openctx.js            the OpenCtx client, annotations and selectors (with picomatch), loaded once a provider is configured
+//   dist/history-picker.js     the chat history picker, loaded when it is first shown
 //   dist/mcp-bridge.js         the stdio bridge to it, a tiny program agents start with the editor's runtime
 //   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
 //   dist/webview/chat.js       the chat page (browser, ESM; the highlighter is a chunk beside it, loaded on
@@ -86,6 +87,17 @@ const lazyOpenCtx = {
 	},
 };
 
+/**
+ * The chat history picker is needed only when a person opens the history: the extension loads it
+ * from dist/history-picker.js then.
+ */
+const lazyHistoryPicker = {
+	name: 'lazy-history-picker',
+	setup(build) {
+		build.onResolve({ filter: /^\.\/chat\/historyPicker$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'extension.ts')) ? { path: './history-picker.js', external: true } : undefined));
+	},
+};
+
 const builds = [
 	{
 		name: 'extension',
@@ -95,12 +107,13 @@ const builds = [
 				extension: join(root, 'src/vscode/extension.ts'),
 				archive: join(root, 'src/node/archive.ts'),
 				'editor-tools': join(root, 'src/vscode/editorTools/lazy.ts'),
+				'history-picker': join(root, 'src/vscode/chat/historyPicker.ts'),
 				openctx: join(root, 'src/vscode/openctx/lazy.ts'),
 				'mcp-bridge': join(root, 'src/node/editorTools/bridge.ts'),
 			},
 			outdir: join(root, 'dist'),
 			external: ['vscode'],
-			plugins: [lazyArchive, lazyEditorTools, lazyOpenCtx],
+			plugins: [lazyArchive, lazyEditorTools, lazyOpenCtx, lazyHistoryPicker],
 			minify: !dev,
 			keepNames: false,
 			metafile: true,

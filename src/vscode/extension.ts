@@ -11,7 +11,8 @@ import { ConfigService } from './config';
 import { fillAuthCapabilities } from './auth';
 import { ChatController } from './chat/chatController';
 import { ChatHistory } from './chat/chatHistory';
-import { HistoryPicker } from './chat/historyPicker';
+import type * as historyPickerModule from './chat/historyPicker';
+import type { HistoryPicker } from './chat/historyPicker';
 import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { EditorTools } from './editorTools/editorTools';
@@ -160,7 +161,10 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
 	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges }, openctx);
 	chatControllerRef = chatController;
-	const historyPicker = new HistoryPicker(chatHistory, chatController, chat, agentPool, log);
+	// The history picker is loaded from dist/history-picker.js the first time it is shown.
+	let picker: HistoryPicker | undefined;
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const historyPicker = (): HistoryPicker => (picker ??= new (require('./chat/historyPicker') as typeof historyPickerModule).HistoryPicker(chatHistory, chatController, chat, agentPool, log));
 	context.subscriptions.push(
 		chatController,
 		chatHistory,
@@ -191,7 +195,9 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		chatController,
 		agentChanges,
 		chatHistory,
-		historyPicker,
+		get historyPicker() {
+			return historyPicker();
+		},
 		chatView,
 		registry,
 		nesController,
@@ -202,7 +208,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 }
 
 /** **New Chat**, **Focus Chat**, **Open Chat in Editor**, **Chat History…**. */
-function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
+function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: () => HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
 	return [
 		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
 		// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
@@ -226,7 +232,7 @@ function registerChatCommands(controller: ChatController, view: ChatViewProvider
 		}),
 		vscode.commands.registerCommand('agentLink.chat.history', async () => {
 			try {
-				return await historyPicker.show();
+				return await historyPicker().show();
 			} catch (error) {
 				log.error(`Chat History: ${errorMessage(error)}`);
 				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);

@@ -46,7 +46,8 @@ import type { FileAccessFeature } from './fileAccess';
 import type { AgentChanges } from './review';
 import type { ExtensionLog } from '../log';
 import { newHistoryId, type ChatHistory } from './chatHistory';
-import { CannotContinueError, sessionAbilities, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
+import { CannotContinueError, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
+import { sessionAbilities } from './sessionAbilities';
 import type { ChatTerminals } from './terminals';
 import type { OpenCtxFeature } from '../openctx/feature';
 

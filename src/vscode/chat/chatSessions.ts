@@ -38,6 +38,7 @@ import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../ag
 import type { AgentPool } from '../agentPool';
 import { withSignIn, type SignInChooser, type SignInOptions } from '../auth';
 import type { ExtensionLog } from '../log';
+import { sessionAbilities, type ContinueWith } from './sessionAbilities';
 
 export type { SessionUpdate };
 export type PermissionRequest = RequestPermissionParams;
@@ -60,18 +61,10 @@ export type ChatStatus =
 	| { readonly kind: 'ended'; readonly message: string };
 
 /** How a chat from history went on with its agent. */
-export type ContinueWith = 'resume' | 'load';
+export type { ContinueWith } from './sessionAbilities';
 
 /** The agent can neither resume nor load sessions, so a stored chat cannot go on. */
 export class CannotContinueError extends Error {}
-
-/** What an agent says it can do with sessions, as far as chats care. */
-export function sessionAbilities(agent: ReadyAgent | undefined): { readonly continueWith?: ContinueWith; readonly list: boolean; readonly delete: boolean; readonly close: boolean } {
-	const caps = agent?.initialized.agentCapabilities as { loadSession?: boolean; sessionCapabilities?: { resume?: unknown; list?: unknown; delete?: unknown; close?: unknown } } | undefined;
-	const session = caps?.sessionCapabilities;
-	const continueWith: ContinueWith | undefined = session?.resume ? 'resume' : caps?.loadSession === true ? 'load' : undefined;
-	return { ...(continueWith ? { continueWith } : {}), list: !!session?.list, delete: !!session?.delete, close: !!session?.close };
-}
 
 let nextKey = 1;
 

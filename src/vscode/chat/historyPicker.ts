@@ -16,7 +16,8 @@ import type { AgentPool } from '../agentPool';
 import type { ExtensionLog } from '../log';
 import type { ChatController } from './chatController';
 import type { ChatHistory } from './chatHistory';
-import { sessionAbilities, type ChatSessionManager } from './chatSessions';
+import type { ChatSessionManager } from './chatSessions';
+import { sessionAbilities } from './sessionAbilities';
 
 /** What an item of the picker stands for. */
 export type HistoryItem = vscode.QuickPickItem &

@@ -83,10 +83,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentL
 	const log = new ExtensionLog();
 	context.subscriptions.push(log);
 	try {
-		const api = await setUp(context, log);
-		const activationMs = performance.now() - started;
+		let activationMs = 0;
+		const api = await setUp(context, log, () => activationMs);
+		activationMs = performance.now() - started;
 		log.debug(`Activated in ${activationMs.toFixed(1)} ms.`);
-		return { ...api, activationMs };
+		return api;
 	} catch (error) {
 		// VS Code does not show activation failures itself.
 		log.error(`Activation failed: ${errorMessage(error)}`);
@@ -99,7 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentL
 	}
 }
 
-async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promise<Omit<AgentLinkApi, 'activationMs'>> {
+async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activationMs: () => number): Promise<AgentLinkApi> {
 	const config = new ConfigService(log);
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 	const clientInfo = { name: 'agent-link', title: 'Agent Link', version };
@@ -204,6 +205,10 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog): Promi
 		openctx,
 		statusBarText: () => statusBar.text,
 		recentLog: () => log.recent.snapshot(),
+		// Getters, not copies: the API is handed over as it is (a spread would load the history picker).
+		get activationMs() {
+			return activationMs();
+		},
 	};
 }
 

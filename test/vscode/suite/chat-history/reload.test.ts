@@ -89,8 +89,9 @@ if (phase === 3) {
 			await a.chatController.closeTab(keyOf(a, f.plain.historyId)!);
 			await waitFor(async () => !(await webviewQuery('.tab-title')).texts.includes('Explain the build'), 'its tab closed');
 			await reopenFromHistory('Explain the build');
+			// The picker closes first; the chat opens from its stored transcript right after.
+			await waitUntil(() => keyOf(a, f.plain.historyId) !== undefined, 10_000, 'the chat open again');
 			const key = keyOf(a, f.plain.historyId);
-			assert.ok(key, 'open again');
 			assert.equal(a.chatController.selectedKey, key);
 			await waitFor(async () => (await pageTexts('agent')).some((t) => t.includes('Plain answer: the build runs esbuild.')), 'its transcript drawn');
 			assert.ok((await pageTexts('user')).some((t) => t.includes('Explain the build')));

@@ -1,7 +1,7 @@
 // The editor tools from the packaged extension (the .vsix, unpacked): the lazily loaded server
 // (dist/editor-tools.js) and the stdio bridge (dist/mcp-bridge.js) are in it and work, over both
 // transports, with TypeScript's diagnostics as the answer. OpenCtx's lazily loaded module
-// (dist/openctx.js) is in it too.
+// (dist/openctx.js) and the chat history picker's (dist/history-picker.js) are in it too.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -65,6 +65,17 @@ describe('editor tools in the packaged extension', function () {
 		assert.ok(!loaded(), 'not loaded with no provider configured');
 		const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'src', 'use.ts')));
 		assert.deepEqual(await a.openctx.annotations.annotationsFor(document), []);
+		assert.ok(loaded(), 'loaded on first use');
+	});
+
+	it('loads the chat history picker (dist/history-picker.js) from the .vsix when it is first used', async () => {
+		const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+		const file = path.join(extension.extensionPath, 'dist', 'history-picker.js');
+		assert.ok(fs.existsSync(file), 'dist/history-picker.js in the package');
+		const loaded = () => fs.realpathSync(file) in require.cache;
+		assert.ok(!loaded(), 'not loaded at start-up');
+		const a = await api();
+		assert.ok(Array.isArray(a.historyPicker.items()), 'the picker lists the stored chats');
 		assert.ok(loaded(), 'loaded on first use');
 	});
 });

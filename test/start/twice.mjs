@@ -127,7 +127,8 @@ async function openFile(/** @type {import('playwright-core').Page} */ page, /** 
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget input').waitFor();
   await page.keyboard.type(name, { delay: 20 });
-  await until(async () => (await page.locator('.quick-input-widget .monaco-list-row').count()) > 0, `${name} in Quick Open`, 15_000);
+  // Enter only once the file is the focused row: the list can show other rows (recently opened) before the search answers.
+  await until(async () => ((await page.locator('.quick-input-widget .monaco-list-row.focused').allTextContents()).join(' ')).includes(path.basename(name)), `${name} in Quick Open`, 15_000);
   await page.keyboard.press('Enter');
   await until(async () => (await activeTab(page)).includes(path.basename(name)), `${name} open`, 15_000);
 }

@@ -55,48 +55,31 @@ const common = {
 };
 
 /**
- * The archive readers (tar, yauzl) are needed only when a registry agent is installed: the extension
- * loads them from dist/archive.js on first use instead of carrying them in its start-up bundle.
+ * A module the extension loads on first use, from a bundle of its own beside extension.js: the
+ * `specifier` imported from `importer` (a path under src/) is left to `require` at run time, as
+ * `./<output>`.
  */
-const lazyArchive = {
-	name: 'lazy-archive',
-	setup(build) {
-		build.onResolve({ filter: /^\.\/archive$/ }, (args) => (args.importer.endsWith(join('src', 'node', 'registryClient.ts')) ? { path: './archive.js', external: true } : undefined));
-	},
-};
+function lazyBundle(name, specifier, importer, output) {
+	const filter = new RegExp(`^${specifier.replace(/[./]/g, (c) => `\\${c}`)}$`);
+	return {
+		name: `lazy-${name}`,
+		setup(build) {
+			build.onResolve({ filter }, (args) => (args.importer.endsWith(join('src', ...importer.split('/'))) ? { path: `./${output}`, external: true } : undefined));
+		},
+	};
+}
 
-/**
- * The editor tools' MCP server (with the MCP SDK) is needed only once a chat session starts: the
- * extension loads it from dist/editor-tools.js then. The stdio bridge agents run is dist/mcp-bridge.js.
- */
-const lazyEditorTools = {
-	name: 'lazy-editor-tools',
-	setup(build) {
-		build.onResolve({ filter: /^\.\/lazy$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'editorTools', 'editorTools.ts')) ? { path: './editor-tools.js', external: true } : undefined));
-	},
-};
-
-/**
- * The OpenCtx client, its annotations and selectors (with picomatch) are needed only once a provider
- * is configured: the extension's OpenCtxFeature loads them from dist/openctx.js then.
- */
-const lazyOpenCtx = {
-	name: 'lazy-openctx',
-	setup(build) {
-		build.onResolve({ filter: /^\.\/lazy$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'openctx', 'feature.ts')) ? { path: './openctx.js', external: true } : undefined));
-	},
-};
-
-/**
- * The chat history picker is needed only when a person opens the history: the extension loads it
- * from dist/history-picker.js then.
- */
-const lazyHistoryPicker = {
-	name: 'lazy-history-picker',
-	setup(build) {
-		build.onResolve({ filter: /^\.\/chat\/historyPicker$/ }, (args) => (args.importer.endsWith(join('src', 'vscode', 'extension.ts')) ? { path: './history-picker.js', external: true } : undefined));
-	},
-};
+const lazyBundles = [
+	// The archive readers (tar, yauzl): needed only when a registry agent is installed.
+	lazyBundle('archive', './archive', 'node/registryClient.ts', 'archive.js'),
+	// The editor tools' MCP server (with the MCP SDK): needed once a chat session starts. The stdio
+	// bridge agents run is dist/mcp-bridge.js.
+	lazyBundle('editor-tools', './lazy', 'vscode/editorTools/editorTools.ts', 'editor-tools.js'),
+	// The OpenCtx client, its annotations and selectors (with picomatch): needed once a provider is configured.
+	lazyBundle('openctx', './lazy', 'vscode/openctx/feature.ts', 'openctx.js'),
+	// The chat history picker: needed when a person opens the history.
+	lazyBundle('history-picker', './chat/historyPicker', 'vscode/extension.ts', 'history-picker.js'),
+];
 
 const builds = [
 	{
@@ -113,7 +96,7 @@ const builds = [
 			},
 			outdir: join(root, 'dist'),
 			external: ['vscode'],
-			plugins: [lazyArchive, lazyEditorTools, lazyOpenCtx, lazyHistoryPicker],
+			plugins: lazyBundles,
 			minify: !dev,
 			keepNames: false,
 			metafile: true,

@@ -4,6 +4,7 @@
  * bundle can tell whether any provider is configured without carrying them.
  */
 import * as z from 'zod/mini';
+import type { Logger } from '../log';
 
 /** `agentLink.openctx.providers` values: on, off, or the provider's settings (which means on). */
 export const providerSettingValueSchema = z.union([z.boolean(), z.record(z.string(), z.unknown())]);
@@ -38,4 +39,20 @@ export function parseProviders(raw: Readonly<Record<string, unknown>>): { provid
 		providers.push(Object.freeze({ uri, kind, settings: Object.freeze(parsed.data === true ? {} : { ...parsed.data }) }));
 	}
 	return { providers, problems };
+}
+
+/**
+ * The setting read as the client and the extension's start-up both read it: the enabled providers,
+ * those that run (none in an untrusted workspace), and the setting's problems and an untrusted
+ * workspace's refusal logged.
+ */
+export function readProviders(raw: Readonly<Record<string, unknown>>, trusted: boolean, log: Pick<Logger, 'warn' | 'info'>): { configured: ProviderConfig[]; running: ProviderConfig[] } {
+	const { providers, problems } = parseProviders(raw);
+	for (const problem of problems) {
+		log.warn(`Setting agentLink.openctx.providers ${problem}`);
+	}
+	if (!trusted && providers.length > 0) {
+		log.info('OpenCtx: the workspace is not trusted, so no provider runs.');
+	}
+	return { configured: providers, running: trusted ? providers : [] };
 }

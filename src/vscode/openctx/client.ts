@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import { errorMessage, type Logger } from '../../common/log';
 import { parseResult, responseMessageSchema, type MethodParams, type MethodResult, type MetaResult, type OpenCtxMethod } from '../../common/openctx/protocol';
-import { parseProviders, type ProviderConfig } from '../../common/openctx/providers';
+import { readProviders, type ProviderConfig } from '../../common/openctx/providers';
 
 /** The largest HTTP answer read from a provider, in bytes. */
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -203,16 +203,9 @@ export class OpenCtxClient implements vscode.Disposable {
 	reload(): void {
 		const settings = this.settings();
 		this.timeoutMs = settings.timeoutMs;
-		const { providers, problems } = parseProviders(settings.providers);
-		for (const problem of problems) {
-			this.log.warn(`Setting agentLink.openctx.providers ${problem}`);
-		}
-		const signature = JSON.stringify(providers);
 		const trusted = vscode.workspace.isTrusted;
-		const next = trusted ? providers : [];
-		if (!trusted && providers.length > 0) {
-			this.log.info('OpenCtx: the workspace is not trusted, so no provider runs.');
-		}
+		const { configured, running: next } = readProviders(settings.providers, trusted, this.log);
+		const signature = JSON.stringify(configured);
 		if (signature === this.signature && trusted === this.trusted) {
 			return;
 		}

@@ -14,7 +14,7 @@ import type { Attachment, Mention } from '../../common/chat/messages';
 import type { ContentBlock } from '../../common/chat/updates';
 import type { Logger } from '../../common/log';
 import type { RelatedSnippetInput } from '../../common/nes/context';
-import { parseProviders } from '../../common/openctx/providers';
+import { parseProviders, readProviders } from '../../common/openctx/providers';
 import type { ConfigService } from '../config';
 import type * as lazyModule from './lazy';
 
@@ -93,16 +93,13 @@ export class OpenCtxFeature implements vscode.Disposable {
 		if (this.loaded) {
 			return this.loaded.reload();
 		}
-		const { providers, problems } = parseProviders(this.config.current.openctx.providers);
+		const { providers } = parseProviders(this.config.current.openctx.providers);
 		if (providers.length > 0 && vscode.workspace.isTrusted) {
-			// The module reads the settings as it starts.
+			// The module reads the settings (and says what is wrong with them) as it starts.
 			return void this.load();
 		}
 		// What the client says of the setting when it reads it, said without loading it.
-		problems.forEach((problem) => this.log.warn(`Setting agentLink.openctx.providers ${problem}`));
-		if (providers.length > 0) {
-			this.log.info('OpenCtx: the workspace is not trusted, so no provider runs.');
-		}
+		readProviders(this.config.current.openctx.providers, vscode.workspace.isTrusted, this.log);
 	}
 
 	/** The providers' module, loaded (and started with the current settings) on first use. */

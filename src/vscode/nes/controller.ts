@@ -56,8 +56,12 @@ const SUGGEST_TIMEOUT_MS = 30_000;
 const WAITING_AFTER_MS = 300;
 // Lines around the cursor where a new problem asks for a suggestion.
 const DIAGNOSTIC_WINDOW = 3;
-// How long after an accept a Tab waits for the next suggestion rather than indenting.
+// After an accept, Tab waits for the next suggestion rather than indenting: until the agent has
+// answered, and at least NEXT_WAIT_MS after the accept (a Tab pressed just after an answer of
+// nothing still does nothing), but never longer than NEXT_WAIT_LIMIT_MS (an agent that is slow to
+// answer gives Tab back).
 const NEXT_WAIT_MS = 1000;
+const NEXT_WAIT_LIMIT_MS = 5000;
 
 interface Current extends ShownSuggestion {
 	/** Set when the user typed the whole ghost text (or VS Code inserted it): the accept command may still come. */
@@ -93,7 +97,7 @@ export class NesController implements vscode.Disposable {
 	 * Just after an accept, while Tab is for the next suggestion (README, "Tab, Tab, Tab"):
 	 * `answered` settles once the request for it is answered (or the time is up).
 	 */
-	private next: { readonly answered: Promise<void>; readonly answer: () => void; readonly timer: NodeJS.Timeout } | undefined;
+	private next: { readonly answered: Promise<void>; readonly answer: () => void; readonly since: number; timer: NodeJS.Timeout } | undefined;
 	/** Accepts run one after the other: a second Tab applies the suggestion the first one asked for. */
 	private accepting: Promise<unknown> = Promise.resolve();
 	/** The suggestion a completion list in its way was closed for: once per suggestion. */
@@ -708,8 +712,9 @@ export class NesController implements vscode.Disposable {
 
 	/**
 	 * Tab (`agentLink.nes.accept`) or the code action: carries out what is showing, then asks
-	 * for the next suggestion at once. For {@link NEXT_WAIT_MS} after that, Tab stays bound
-	 * here: a Tab that comes before the next suggestion shows waits for the answer and applies
+	 * for the next suggestion at once. Until the agent answers (at least {@link NEXT_WAIT_MS},
+	 * at most {@link NEXT_WAIT_LIMIT_MS}), Tab stays bound here: a Tab that comes before the
+	 * next suggestion shows waits for the answer and applies
 	 * what it brings, and does nothing when it brings nothing. So Tab, Tab, Tab is a chain of
 	 * edits, and a Tab too many never indents in the middle of the code.
 	 */
@@ -759,12 +764,12 @@ export class NesController implements vscode.Disposable {
 		return applied;
 	}
 
-	/** Tab is for the next suggestion until {@link endNext}: at most {@link NEXT_WAIT_MS}. */
+	/** Tab is for the next suggestion until {@link endNext}: until answered, at most {@link NEXT_WAIT_LIMIT_MS}. */
 	private beginNext(): void {
 		this.endNext();
 		let answer = () => {};
 		const answered = new Promise<void>((resolve) => (answer = resolve));
-		this.next = { answered, answer, timer: setTimeout(() => this.endNext(), NEXT_WAIT_MS) };
+		this.next = { answered, answer, since: Date.now(), timer: setTimeout(() => this.endNext(), NEXT_WAIT_LIMIT_MS) };
 		void this.updateTabKey();
 	}
 
@@ -802,9 +807,12 @@ export class NesController implements vscode.Disposable {
 		if (this.current && this.current.presentation.kind !== 'ghost') {
 			this.endNext(); // it shows: Tab is ours for it now
 		} else {
-			// Nothing came, and waiting Tabs do nothing, later ones too until the time is up; or ghost
-			// text came, which Tab applies (ours until VS Code shows it, VS Code's own from then on).
+			// Nothing came, and waiting Tabs do nothing, later ones too until NEXT_WAIT_MS after the
+			// accept; or ghost text came, which Tab applies (ours until VS Code shows it, VS Code's own
+			// from then on).
 			next.answer();
+			clearTimeout(next.timer);
+			next.timer = setTimeout(() => this.endNext(), Math.max(0, next.since + NEXT_WAIT_MS - Date.now()));
 		}
 	}
 

@@ -30,6 +30,8 @@
 //                                           attributes, javascript: URLs (each with a short
 //                                           description), and whether a payload set window.__xss
 //   {webviewEval: 'frames'|'longTasks'|'scroll', …}  benchmark probes inside those pages (see below)
+//   {focus: true}                           where the keyboard is: each frame whose document has the
+//                                           focus, with its active element described (failure reports)
 import * as http from 'node:http';
 import * as path from 'node:path';
 
@@ -195,6 +197,22 @@ export async function startBridge(getPage) {
         })));
       }
       return { pages, findings };
+    }
+    if (request.focus === true) {
+      const frames = [];
+      for (const frame of page.frames()) {
+        try {
+          const seen = await frame.evaluate(() => {
+            const e = document.activeElement;
+            const describe = (el) => el ? `<${el.tagName.toLowerCase()}${el.id ? ` id="${el.id}"` : ''}${el.className && typeof el.className === 'string' ? ` class="${el.className.slice(0, 80)}"` : ''}${el.getAttribute('aria-label') ? ` aria-label="${el.getAttribute('aria-label').slice(0, 60)}"` : ''}>` : 'none';
+            return { hasFocus: document.hasFocus(), active: describe(e) };
+          });
+          if (seen.hasFocus) frames.push(`${frame === page.mainFrame() ? 'workbench' : 'frame'}: ${seen.active}`);
+        } catch {
+          // a frame navigating or gone
+        }
+      }
+      return { frames };
     }
     if (typeof request.webviewEval === 'string') {
       const frames = await webviewFrames(page);

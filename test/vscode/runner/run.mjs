@@ -321,7 +321,8 @@ export async function runTests(options) {
       workspaceTrust: options.workspaceTrust,
       // with trust enabled, keep the folder untrusted without a modal prompt blocking the window
       userSettings: { ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}), ...options.userSettings },
-      env: { ...options.env, AGENT_LINK_EXTENSION_TESTS: extensionTestsPath, AGENT_LINK_TEST_BROWSER: bridge.url },
+      // Failure screenshots go where the run's own temporary folder (removed at the end) is not.
+      env: { ...options.env, AGENT_LINK_EXTENSION_TESTS: extensionTestsPath, AGENT_LINK_TEST_BROWSER: bridge.url, AGENT_LINK_FAILURE_SHOTS: path.join(os.tmpdir(), 'agent-link-failures') },
       tmpDir: path.join(tempDir, 'tmp'),
       echo: verbose,
     });

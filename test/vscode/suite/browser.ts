@@ -122,6 +122,11 @@ export async function webviewProbe<T>(probe: 'framesStart' | 'framesStop' | 'scr
 	return call<T>({ webviewEval: probe, ...options });
 }
 
+/** Where the keyboard is: each frame whose document has the focus, and its focused element (for failure reports). */
+export async function focusReport(): Promise<string[]> {
+	return (await call<{ frames: string[] }>({ focus: true })).frames;
+}
+
 /** Waits until `condition` holds, checking every 25 ms. */
 export async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
 	await until(condition, what, timeoutMs);

@@ -2,12 +2,42 @@
 // suite folder, chosen by AGENT_LINK_TEST_SUITE (default "main"). Works the same under code-server and
 // @vscode/test-electron.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { focusReport, hasBrowser, screenshot, webviewQuery } from './browser';
+
+/**
+ * After a failed test in the browser: where the keyboard was (printed with the report, so a CI log
+ * tells a lost key press from a slow page), what the chat pages hold, and a screenshot of the
+ * workbench (in AGENT_LINK_FAILURE_SHOTS, set by the runner), its path printed.
+ */
+async function reportFailure(this: Mocha.Context): Promise<void> {
+	const test = this.currentTest;
+	if (test?.state !== 'failed' || !hasBrowser()) {
+		return;
+	}
+	try {
+		console.log(`      keyboard at failure: ${(await focusReport()).join('; ') || 'no frame has the focus'}`);
+		const pages = await webviewQuery('#app');
+		if (pages.count > 0) {
+			const input = (await webviewQuery('textarea.prompt-input')).texts;
+			const users = (await webviewQuery('.entry-user .plain-text')).texts;
+			console.log(`      chat pages at failure: ${pages.count}; inputs ${JSON.stringify(input)}; prompts ${JSON.stringify(users.slice(-3))}`);
+		}
+		const dir = process.env.AGENT_LINK_FAILURE_SHOTS ?? os.tmpdir();
+		fs.mkdirSync(dir, { recursive: true });
+		const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${test.title.replace(/[^\w-]+/g, '-').slice(0, 80)}.png`);
+		await screenshot(file);
+		console.log(`      screenshot at failure: ${file}`);
+	} catch (error) {
+		console.log(`      (no failure report: ${error instanceof Error ? error.message : String(error)})`);
+	}
+}
 
 export function run(): Promise<void> {
 	const suite = process.env.AGENT_LINK_TEST_SUITE || 'main';
-	const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec' });
+	const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec', rootHooks: { afterEach: reportFailure } });
 	if (process.env.AGENT_LINK_TEST_GREP) {
 		mocha.grep(process.env.AGENT_LINK_TEST_GREP);
 	}

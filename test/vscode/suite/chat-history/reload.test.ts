@@ -106,6 +106,8 @@ if (phase === 3) {
 			const before = requests('lister', 'session/load').length;
 			await a.chatController.closeTab(keyOf(a, f.listerA.historyId)!);
 			await reopenFromHistory('Plan the release');
+			// The picker closes first; the chat opens right after (as above).
+			await waitUntil(() => keyOf(a, f.listerA.historyId) !== undefined, 10_000, 'the chat open again');
 			const key = keyOf(a, f.listerA.historyId)!;
 			await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'taken up again with session/load');
 			assert.equal(requests('lister', 'session/load').length, before + 1);

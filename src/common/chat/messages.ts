@@ -308,6 +308,8 @@ export const PageCommands = {
 	insertAtCursor: command('chat/insertAtCursor', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),
 	/** Show a terminal of a tool call as a VS Code terminal, fed by the same process. */
 	openTerminal: command('chat/openTerminal', z.object({ ...session, terminalId: key })),
+	/** The page got or lost the keyboard (Focus Chat then moves it within the page, without VS Code focusing the view again). */
+	focusChanged: command('chat/focusChanged', z.object({ focused: z.boolean() })),
 } as const;
 
 /** What the page asks the host, with an answer. */

@@ -65,6 +65,8 @@ interface Page {
 	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
 	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
 	ready: boolean;
+	/** Whether the page has the keyboard, as it last said. */
+	focused: boolean;
 }
 
 interface PendingPermission {
@@ -230,13 +232,14 @@ export class ChatController implements vscode.Disposable {
 	 * loaded again and asked for the state.
 	 */
 	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>): vscode.Disposable {
-		const page: Page = { webview, isVisible, revisions: new Map(), ready: false };
+		const page: Page = { webview, isVisible, revisions: new Map(), ready: false, focused: false };
 		this.pages.add(page);
 		const subscriptions = [
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
 			onDidChangeVisibility(() => {
 				if (!isVisible()) {
 					page.ready = false;
+					page.focused = false;
 				}
 			}),
 		];
@@ -259,6 +262,10 @@ export class ChatController implements vscode.Disposable {
 			void this.answer(page, message.id, message.method, message.params);
 			return;
 		}
+		if (message.method === 'chat/focusChanged') {
+			page.focused = (message.params as ParamsOf<typeof PageCommands.focusChanged>).focused;
+			return;
+		}
 		this.run(message.method, message.params).catch((error: unknown) => {
 			this.log.error(`Chat: ${message.method} failed: ${errorMessage(error)}`);
 			this.notice('error', errorMessage(error), 'sessionKey' in (message.params as object) ? (message.params as { sessionKey: string }).sessionKey : undefined);
@@ -270,6 +277,9 @@ export class ChatController implements vscode.Disposable {
 		try {
 			switch (method) {
 				case PageRequests.getState.method: {
+					if (!page.ready) {
+						this.log.debug(`Chat page loaded (${this.pages.size} page(s) attached).`);
+					}
 					page.ready = true;
 					reply = encodeResult(PageRequests.getState, id, this.stateFor(page, true));
 					break;
@@ -999,11 +1009,20 @@ export class ChatController implements vscode.Disposable {
 	}
 
 	/** Shows the chat with `key` selected. */
+	/**
+	 * Selects the tab and puts the keyboard in its input. A page that has the keyboard moves it
+	 * itself: revealing the view would make VS Code focus the webview again, which takes the
+	 * keyboard out of the page and back a moment later (`_doFocus`, after a delay), and keys typed
+	 * in between are lost. A page without it is revealed (VS Code focuses the view) and focuses its
+	 * input at once, taking the keyboard back if VS Code's focusing took it away.
+	 */
 	async showTab(key: string | undefined): Promise<void> {
 		if (key !== undefined) {
 			this.select(key);
 		}
-		await this.reveal();
+		if (![...this.pages].some((p) => p.ready && p.focused && p.isVisible())) {
+			await this.reveal();
+		}
 		this.focusInput();
 	}
 

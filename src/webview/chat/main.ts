@@ -16,6 +16,8 @@ import { TerminalViews, type TerminalState } from './terminals';
 const EAGER_ENTRIES = 30;
 /** How long placeholders are drawn for in one frame. */
 const DRAW_BUDGET_MS = 5;
+/** How long after the host asks for the input the page gives it the keyboard back (VS Code's focusing of a view ends within it). */
+const INPUT_FOCUS_GRACE_MS = 1000;
 
 /**
  * The page's own work per frame (patches applied, placeholders drawn), for the benchmarks to tell
@@ -118,8 +120,27 @@ class ChatPage {
 			}
 		});
 		void this.refresh();
-		window.addEventListener('focus', () => this.composer.focus(), { once: true });
+		// The page tells the host whether it has the keyboard. The input takes it the first time the
+		// page gets it, and when the page gets it back with nothing focused soon after the host
+		// asked for the input: VS Code, focusing the view, may take the keyboard out of the page and
+		// give it back a moment later.
+		window.addEventListener('focus', () => {
+			this.host.send(PageCommands.focusChanged, { focused: true });
+			const nothingFocused = document.activeElement === null || document.activeElement === document.body;
+			if (this.firstFocus || (nothingFocused && performance.now() < this.inputWantedUntil)) {
+				this.composer.focus();
+			}
+			this.firstFocus = false;
+		});
+		window.addEventListener('blur', () => this.host.send(PageCommands.focusChanged, { focused: false }));
+		if (document.hasFocus()) {
+			this.host.send(PageCommands.focusChanged, { focused: true });
+		}
 	}
+
+	private firstFocus = true;
+	/** Until when (`performance.now()`) the input takes the keyboard back when the page gets it with nothing focused. */
+	private inputWantedUntil = 0;
 
 	private readonly actions: EntryActions;
 
@@ -143,6 +164,7 @@ class ChatPage {
 				break;
 			case HostNotifications.focusInput.method:
 				this.composer.focus();
+				this.inputWantedUntil = performance.now() + INPUT_FOCUS_GRACE_MS;
 				break;
 			case HostNotifications.didShowNotice.method: {
 				const { severity, message } = n.params as { severity: string; message: string };

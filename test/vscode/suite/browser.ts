@@ -76,7 +76,8 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
 /** Runs a command as a person does: F1, its title typed, Enter; resolves once the quick input titled `opens` shows, if given. */
 export async function runFromPalette(title: string, opens?: string): Promise<void> {
 	await press('F1');
-	await until(async () => (await query('.quick-input-widget')).count > 0, 'the command palette');
+	// Keys typed before the palette's input has the keyboard would go elsewhere.
+	await until(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the command palette, its input holding the keyboard');
 	await type(title);
 	// Enter runs the focused row: while the palette still filters, that may be another command.
 	await until(async () => (await query(`${QUICK_ROWS}.focused`, { visible: true })).texts.some((t) => t.includes(title.replace(/^.*?: /, ''))), `${title} chosen in the palette`);
@@ -125,6 +126,27 @@ export async function webviewProbe<T>(probe: 'framesStart' | 'framesStop' | 'scr
 /** Where the keyboard is: each frame whose document has the focus, and its focused element (for failure reports). */
 export async function focusReport(): Promise<string[]> {
 	return (await call<{ frames: string[] }>({ focus: true })).frames;
+}
+
+/**
+ * Waits until `condition` has held for `steadyMs` on end (checked every 25 ms): for the keyboard in
+ * a chat page just shown, before typing. VS Code, focusing a webview it shows, takes the keyboard
+ * out of the page and gives it back a moment later; keys typed in between go nowhere.
+ */
+export async function waitForSteady(condition: () => Promise<boolean>, what: string, steadyMs = 500, timeoutMs = 15_000): Promise<void> {
+	let since: number | undefined;
+	await until(
+		async () => {
+			if (!(await condition())) {
+				since = undefined;
+				return false;
+			}
+			since ??= Date.now();
+			return Date.now() - since >= steadyMs;
+		},
+		`${what} (for ${steadyMs} ms on end)`,
+		timeoutMs,
+	);
 }
 
 /** Waits until `condition` holds, checking every 25 ms. */

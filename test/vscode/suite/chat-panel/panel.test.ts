@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, runFromPalette, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { press, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { repoRoot, waitForState, waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -44,7 +44,7 @@ describe('chat panel', function () {
 		await runFromPalette('Agent Link: New Chat');
 		const key = await newTab(a, 0);
 		assert.equal(a.chatController.tab(key)?.session?.agentName, 'SDK Example Agent', 'New Chat uses the chat agent (Select Agent)');
-		await waitFor(inputFocused, 'the chat input focused');
+		await waitForSteady(inputFocused, 'the chat input focused');
 		await type('Please tidy the config', 10);
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.entry-user .plain-text')).texts.includes('Please tidy the config'), 'the prompt in the transcript');
@@ -66,7 +66,7 @@ describe('chat panel', function () {
 		assert.equal((await webviewQuery('.tool-call')).count >= 2, true, 'tool calls drawn');
 		assert.ok((await webviewQuery('.tab-title')).texts.includes('Please tidy the config'), 'the tab is titled from the first prompt');
 		// History: Up brings the last prompt back.
-		await waitFor(inputFocused, 'focus back in the input');
+		await waitForSteady(inputFocused, 'focus back in the input');
 		await press('ArrowUp');
 		await waitFor(async () => (await webviewQuery('textarea.prompt-input')).count === 1, 'input');
 		await screenshotBoth('chat-turn');
@@ -81,13 +81,13 @@ describe('chat panel', function () {
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow A');
 		const first = await newTab(a, before);
-		await waitFor(inputFocused, 'the input of chat A');
+		await waitForSteady(inputFocused, 'the input of chat A');
 		await type('go a', 10);
 		await press('Enter');
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow B');
 		const second = await newTab(a, before + 1);
 		await waitFor(async () => (await webviewQuery('.tab.selected .tab-agent')).texts[0] === ', Chat Slow B' && (await webviewQuery('.composer .agent-name')).texts[0] === 'Chat Slow B', 'chat B shown');
-		await waitFor(inputFocused, 'the input of chat B');
+		await waitForSteady(inputFocused, 'the input of chat B');
 		await type('go b', 10);
 		await press('Enter');
 		const running = (key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'running';
@@ -113,7 +113,7 @@ describe('chat panel', function () {
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Long');
 		const key = await newTab(a, before);
-		await waitFor(inputFocused, 'the input');
+		await waitForSteady(inputFocused, 'the input');
 		await type('take your time', 10);
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').includes('Thinking hard.'), 'the answer streaming');
@@ -131,7 +131,7 @@ describe('chat panel', function () {
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Options');
 		const key = await newTab(a, before);
 		await waitFor(async () => (await webviewQuery('.session-options select option')).texts.includes('Large model'), 'the model dropdown');
-		await waitFor(inputFocused, 'the input');
+		await waitForSteady(inputFocused, 'the input');
 		await type('hello', 10);
 		await press('Enter');
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.commands.length === 2, 10_000, 'commands');
@@ -149,7 +149,7 @@ describe('chat panel', function () {
 		const before = a.chatController.tabKeys.length;
 		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Showcase');
 		const key = await newTab(a, before);
-		await waitFor(inputFocused, 'the input');
+		await waitForSteady(inputFocused, 'the input');
 		await type('Raise the retry limit to 5', 5);
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, type, waitFor, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
+import { click, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
 import { waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -32,7 +32,7 @@ async function openChat(a: AgentLinkApi, agent: string): Promise<string> {
 	const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
 	assert.ok(key, `a chat with ${agent}`);
 	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `${agent} ready`);
-	await waitFor(inputFocused, 'the input focused');
+	await waitForSteady(inputFocused, 'the input focused');
 	return key;
 }
 
@@ -68,7 +68,7 @@ describe('chat panel: workflows', function () {
 
 		await webviewClick('.composer button[aria-label="Add the active file or selection"]');
 		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('config.json:2-3')), 'the selection attached');
-		await waitFor(inputFocused, 'focus back in the input');
+		await waitForSteady(inputFocused, 'focus back in the input');
 		await type('@READ', 20);
 		await waitFor(async () => (await webviewQuery('.suggestions .suggestion')).texts.some((t) => t.includes('README.md')), 'README.md offered');
 		await press('Enter');
@@ -77,7 +77,7 @@ describe('chat panel: workflows', function () {
 		await waitFor(async () => (await webviewQuery('.suggestions .suggestion-label')).texts.includes('src/'), 'the folder src/ offered');
 		await webviewClick('.suggestions .suggestion-label', 'src/');
 		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).texts.some((t) => t.includes('src')), 'the folder attached');
-		await waitFor(inputFocused, 'focus back in the input');
+		await waitForSteady(inputFocused, 'focus back in the input');
 		await type('line one', 10);
 		await press('Shift+Enter');
 		await type('line two', 10);
@@ -111,7 +111,7 @@ describe('chat panel: workflows', function () {
 
 		// History: Up brings back the prompt, Down clears it again.
 		await vscode.commands.executeCommand('agentLink.chat.focus');
-		await waitFor(inputFocused, 'the input focused');
+		await waitForSteady(inputFocused, 'the input focused');
 		await press('ArrowUp');
 		await waitFor(async () => (await inputValue()) === 'line one\nline two', 'the last prompt back');
 		await press('ArrowDown');
@@ -211,10 +211,16 @@ describe('chat panel: workflows', function () {
 		assert.ok((await webviewQuery('.notice.severity-warning')).texts[0]?.includes('Rate limited'), 'the notice');
 		assert.ok((await webviewQuery('.entry-agent .chip')).texts.some((t) => t.includes('README.md')), 'the resource link');
 		assert.ok((await webviewQuery('.entry-agent .markdown')).texts.join('').includes('All done.'), 'what followed the unknown update');
-		// Tab from the input: the paperclip, then the mode dropdown; ArrowUp picks Ask.
-		await vscode.commands.executeCommand('agentLink.chat.focus');
-		await waitFor(inputFocused, 'the input');
-		await press('Tab', 'Tab');
+		// Tab from the input: the paperclip, then the mode dropdown; ArrowUp picks Ask. Focus Chat
+		// only when the input has lost the keyboard: with the input focused already, its focusing
+		// could land after the first Tab and take the keyboard back.
+		if (!(await inputFocused())) {
+			await vscode.commands.executeCommand('agentLink.chat.focus');
+		}
+		await waitForSteady(inputFocused, 'the input');
+		await press('Tab');
+		await waitFor(async () => (await webviewQuery('button[aria-label="Add the active file or selection"]:focus')).count === 1, 'the paperclip focused');
+		await press('Tab');
 		await waitFor(async () => (await webviewQuery('.session-options select[aria-label="Mode"]:focus')).count === 1, 'the mode dropdown focused');
 		await press('ArrowUp');
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.modes?.currentModeId === 'ask', 10_000, 'session/set_mode');
@@ -324,7 +330,34 @@ describe('chat panel: workflows', function () {
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again by its keybinding');
 		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').trim() === 'A one. A two.', 'the transcript drawn again');
 		await waitFor(async () => (await inputValue()) === 'half-written', 'the draft kept');
-		await waitFor(inputFocused, 'and the input focused');
+		await waitForSteady(inputFocused, 'and the input focused');
+		await a.chatController.closeTab(key);
+	});
+
+	it('loses no key typed the moment Focus Chat has put the keyboard in the input, from an editor or from the chat itself', async () => {
+		const a = chatApi();
+		const key = await openChat(a, 'Chat Slow A');
+		const notes = await vscode.workspace.openTextDocument({ content: 'notes\n' });
+		// Typing starts the moment the input has the keyboard (waitFor, not waitForSteady): a focus
+		// that VS Code takes away and gives back a moment later loses keys here.
+		let expected = '';
+		for (let round = 1; round <= 3; round++) {
+			// From an editor: the chat is on screen, the keyboard elsewhere.
+			await vscode.window.showTextDocument(notes, { preview: false });
+			await waitFor(async () => !(await inputFocused()), 'the keyboard in the editor');
+			await press('Control+Alt+j');
+			await waitFor(inputFocused, 'the input focused from the editor');
+			await type(`editor${round} `, 5);
+			expected += `editor${round} `;
+			// From the chat itself, its input holding the keyboard.
+			await press('Control+Alt+j');
+			await waitFor(inputFocused, 'the input focused from the chat');
+			await type(`chat${round} `, 5);
+			expected += `chat${round} `;
+			await waitFor(async () => (await inputValue()) === expected, 'every key in the input', 5000).catch(() => undefined);
+			assert.equal(await inputValue(), expected, `round ${round}: every key typed is in the input`);
+		}
+		assert.equal(notes.getText(), 'notes\n', 'nothing typed into the editor');
 		await a.chatController.closeTab(key);
 	});
 });

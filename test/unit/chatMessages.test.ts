@@ -78,7 +78,7 @@ describe('chat messages: page to host', () => {
 			continueInNewChat: { sessionKey: 'k1' },
 			openLocation: { path: '/w/a.ts', line: 2 },
 			copy: { code: 'npm test' },
-			focusChanged: { focused: true },
+			showChat: {},
 			insertAtCursor: { code: 'const x = 1;' },
 			openTerminal: { sessionKey: 'k1', terminalId: 'terminal-1' },
 		};

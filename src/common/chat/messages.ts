@@ -308,8 +308,8 @@ export const PageCommands = {
 	insertAtCursor: command('chat/insertAtCursor', z.object({ code: z.string().check(z.maxLength(MAX_CODE_CHARS)) })),
 	/** Show a terminal of a tool call as a VS Code terminal, fed by the same process. */
 	openTerminal: command('chat/openTerminal', z.object({ ...session, terminalId: key })),
-	/** The page got or lost the keyboard (Focus Chat then moves it within the page, without VS Code focusing the view again). */
-	focusChanged: command('chat/focusChanged', z.object({ focused: z.boolean() })),
+	/** The page was asked to focus its input only if it has the keyboard, and has not: the host shows the chat (VS Code focusing it) and asks again. */
+	showChat: command('chat/showChat', empty),
 } as const;
 
 /** What the page asks the host, with an answer. */
@@ -354,7 +354,7 @@ export const HostNotifications = {
 		}),
 	),
 	/** Move focus to a tab's input (**New Chat**, **Focus Chat**). */
-	focusInput: notification('chat/focusInput', z.object({ sessionKey: z.optional(key) })),
+	focusInput: notification('chat/focusInput', z.object({ sessionKey: z.optional(key), ifFocused: z.optional(z.boolean()) })),
 } as const;
 
 export type ParamsOf<T> = T extends { readonly params: z.ZodMiniType<infer P> } ? P : never;

@@ -65,8 +65,6 @@ interface Page {
 	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
 	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
 	ready: boolean;
-	/** Whether the page has the keyboard, as it last said. */
-	focused: boolean;
 }
 
 interface PendingPermission {
@@ -232,14 +230,13 @@ export class ChatController implements vscode.Disposable {
 	 * loaded again and asked for the state.
 	 */
 	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>): vscode.Disposable {
-		const page: Page = { webview, isVisible, revisions: new Map(), ready: false, focused: false };
+		const page: Page = { webview, isVisible, revisions: new Map(), ready: false };
 		this.pages.add(page);
 		const subscriptions = [
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
 			onDidChangeVisibility(() => {
 				if (!isVisible()) {
 					page.ready = false;
-					page.focused = false;
 				}
 			}),
 		];
@@ -260,10 +257,6 @@ export class ChatController implements vscode.Disposable {
 		}
 		if (message.kind === 'request') {
 			void this.answer(page, message.id, message.method, message.params);
-			return;
-		}
-		if (message.method === 'chat/focusChanged') {
-			page.focused = (message.params as ParamsOf<typeof PageCommands.focusChanged>).focused;
 			return;
 		}
 		this.run(message.method, message.params).catch((error: unknown) => {
@@ -385,6 +378,10 @@ export class ChatController implements vscode.Disposable {
 				this.broadcastState();
 				return;
 			}
+			case 'chat/showChat':
+				await this.reveal();
+				this.focusInput();
+				return;
 			case 'chat/openHistory':
 				await vscode.commands.executeCommand('agentLink.chat.history');
 				return;
@@ -1010,19 +1007,24 @@ export class ChatController implements vscode.Disposable {
 
 	/** Shows the chat with `key` selected. */
 	/**
-	 * Selects the tab and puts the keyboard in its input. A page that has the keyboard moves it
-	 * itself: revealing the view would make VS Code focus the webview again, which takes the
-	 * keyboard out of the page and back a moment later (`_doFocus`, after a delay), and keys typed
-	 * in between are lost. A page without it is revealed (VS Code focuses the view) and focuses its
-	 * input at once, taking the keyboard back if VS Code's focusing took it away.
+	 * Selects the tab and puts the keyboard in its input. The one page on screen is asked to move
+	 * the keyboard to its input only if it has it: showing the view would make VS Code focus the
+	 * webview again, which takes the keyboard out of the page and back a moment later (`_doFocus`,
+	 * after a delay), and keys typed in between are lost. A page without the keyboard answers
+	 * `showChat`, and is shown then. With no page on screen, or several, the chat is shown (VS Code
+	 * focusing it) and the pages focus their input at once, taking the keyboard back if VS Code's
+	 * focusing took it away.
 	 */
 	async showTab(key: string | undefined): Promise<void> {
 		if (key !== undefined) {
 			this.select(key);
 		}
-		if (![...this.pages].some((p) => p.ready && p.focused && p.isVisible())) {
-			await this.reveal();
+		const shown = [...this.pages].filter((p) => p.ready && p.isVisible());
+		if (shown.length === 1) {
+			void shown[0]!.webview.postMessage(this.focusMessage(true));
+			return;
 		}
+		await this.reveal();
 		this.focusInput();
 	}
 
@@ -1035,8 +1037,8 @@ export class ChatController implements vscode.Disposable {
 		}
 	}
 
-	private focusMessage(): WireMessage {
-		return encodeNotification(HostNotifications.focusInput, this.selected !== undefined ? { sessionKey: this.selected } : {});
+	private focusMessage(ifFocused = false): WireMessage {
+		return encodeNotification(HostNotifications.focusInput, { ...(this.selected !== undefined ? { sessionKey: this.selected } : {}), ...(ifFocused ? { ifFocused } : {}) });
 	}
 
 	private notice(severity: 'info' | 'warning' | 'error', message: string, sessionKey?: string): void {

@@ -120,22 +120,16 @@ class ChatPage {
 			}
 		});
 		void this.refresh();
-		// The page tells the host whether it has the keyboard. The input takes it the first time the
-		// page gets it, and when the page gets it back with nothing focused soon after the host
-		// asked for the input: VS Code, focusing the view, may take the keyboard out of the page and
-		// give it back a moment later.
+		// The input takes the keyboard the first time the page gets it, and when the page gets it
+		// back with nothing focused soon after the host asked for the input: VS Code, focusing the
+		// view, may take the keyboard out of the page and give it back a moment later.
 		window.addEventListener('focus', () => {
-			this.host.send(PageCommands.focusChanged, { focused: true });
 			const nothingFocused = document.activeElement === null || document.activeElement === document.body;
 			if (this.firstFocus || (nothingFocused && performance.now() < this.inputWantedUntil)) {
 				this.composer.focus();
 			}
 			this.firstFocus = false;
 		});
-		window.addEventListener('blur', () => this.host.send(PageCommands.focusChanged, { focused: false }));
-		if (document.hasFocus()) {
-			this.host.send(PageCommands.focusChanged, { focused: true });
-		}
 	}
 
 	private firstFocus = true;
@@ -163,6 +157,11 @@ class ChatPage {
 				this.terminals.update(n.params as TerminalState);
 				break;
 			case HostNotifications.focusInput.method:
+				// Asked only if the page has the keyboard, and it has not: the host shows the chat.
+				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !document.hasFocus()) {
+					this.host.send(PageCommands.showChat, {});
+					break;
+				}
 				this.composer.focus();
 				this.inputWantedUntil = performance.now() + INPUT_FOCUS_GRACE_MS;
 				break;

@@ -6,15 +6,25 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { focusReport, hasBrowser, screenshot, webviewQuery } from './browser';
+import { api } from './util';
 
 /**
- * After a failed test in the browser: where the keyboard was (printed with the report, so a CI log
+ * After a failed test: the end of Agent Link's log, and in the browser: where the keyboard was (printed with the report, so a CI log
  * tells a lost key press from a slow page), what the chat pages hold, and a screenshot of the
  * workbench (in AGENT_LINK_FAILURE_SHOTS, set by the runner), its path printed.
  */
 async function reportFailure(this: Mocha.Context): Promise<void> {
 	const test = this.currentTest;
-	if (test?.state !== 'failed' || !hasBrowser()) {
+	if (test?.state !== 'failed') {
+		return;
+	}
+	try {
+		const log = (await api()).recentLog().slice(-25);
+		console.log(`      Agent Link's log at failure (last ${log.length} lines):\n${log.map((l) => `        ${l}`).join('\n')}`);
+	} catch (error) {
+		console.log(`      (no log: ${error instanceof Error ? error.message : String(error)})`);
+	}
+	if (!hasBrowser()) {
 		return;
 	}
 	try {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { QUICK_ROWS, press, query, runFromPalette, waitFor, webviewQuery } from '../browser';
+import { press, query, QUICK_ROWS, runFromPalette, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -65,7 +65,7 @@ describe('chat: the folder of a new chat in a multi-root workspace', function ()
 		assert.equal(session.cwd, second, "the chat's folder");
 		const received = (await session.agent!.handle.connection.sendRequest('_test/received', {}, any)) as { method: string; params: { cwd?: string } }[];
 		assert.equal(received.filter((m) => m.method === 'session/new').at(-1)?.params.cwd, second, 'session/new got the picked folder as cwd');
-		await waitFor(inputFocused, "the new chat's input focused");
+		await waitForSteady(inputFocused, "the new chat's input focused");
 		await a.chatController.closeTab(key);
 	});
 
@@ -75,7 +75,7 @@ describe('chat: the folder of a new chat in a multi-root workspace', function ()
 		const open = await a.chatController.newChat({ agentName: 'Fixture Agent', cwd: vscode.workspace.workspaceFolders![0]!.uri.fsPath });
 		assert.ok(open);
 		await a.chatController.showTab(open);
-		await waitFor(inputFocused, 'the chat input focused');
+		await waitForSteady(inputFocused, 'the chat input focused');
 		const before = a.chatController.tabKeys.length;
 		const logged = a.recentLog();
 		// Run as the palette does, but awaited here, so the test knows when the command has finished.

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { serializeHistoryIndex } from '../../../../src/common/chat/history';
 import { ChatHistory } from '../../../../src/vscode/chat/chatHistory';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { QUICK_ROWS, hasBrowser, press, query, runFromPalette, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { hasBrowser, press, query, QUICK_ROWS, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { api, repoRoot, waitUntil } from '../util';
 import { entriesOf, facts, folder, keyOf, listerStore, openChat, phase, requests, saveFacts, scratch, textOf, type Chat } from './helpers';
 
@@ -336,7 +336,7 @@ describe(`chat history (phase ${phase})`, function () {
 			fs.writeFileSync(listerStore(), JSON.stringify(store));
 			await vscode.commands.executeCommand('agentLink.chat.focus');
 			// The page takes the focus when it gets to it: only then the palette, or the page would take the keys.
-			await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the chat input focused');
+			await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the chat input focused');
 			await runFromPalette('Agent Link: Chat History…', 'Agent Link: Chat History');
 			await waitFor(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('More from History Lister')), 'a second page offered');
 			const rows = (await query(QUICK_ROWS)).texts;

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { QUICK_ROWS, hasBrowser, press, query, runFromPalette, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { hasBrowser, press, query, QUICK_ROWS, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { api, repoRoot, waitUntil } from '../util';
 import { facts, keyOf, phase, requests, scratch } from './helpers';
 
@@ -77,7 +77,7 @@ if (phase === 3) {
 				assert.ok(keyOf(a, id), `the tab of ${id} is back`);
 			}
 			await vscode.commands.executeCommand('agentLink.chat.focus');
-			await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the chat input focused');
+			await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the chat input focused');
 			await waitFor(async () => {
 				const titles = (await webviewQuery('.tab-title')).texts;
 				return ['Plan the release', 'Explain the build', 'Remember the number 42'].every((t) => titles.includes(t));
@@ -113,7 +113,7 @@ if (phase === 3) {
 			assert.equal(requests('lister', 'session/load').length, before + 1);
 			await waitFor(async () => (await pageTexts('user')).some((t) => t.includes('Ship it')), 'the stored transcript drawn');
 			const answers = (await pageTexts('agent')).length;
-			await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
+			await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 			await type('One more thing', 10);
 			await press('Enter');
 			await waitFor(async () => (await pageTexts('agent')).length === answers + 1, 'the answer to the new prompt');

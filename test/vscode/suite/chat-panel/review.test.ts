@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { press, query, runFromPalette, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { press, query, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { repoRoot, waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -32,7 +32,7 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		const a = chatApi();
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
-		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');
+		await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused');
 		await type('update the ledger', 10);
 		await press('Enter');
 		await waitUntil(() => text() === EDITED, 20_000, 'the agent’s write');
@@ -83,7 +83,7 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		await webviewClick('.follow');
 		await waitFor(async () => (await webviewQuery('.follow[aria-pressed="true"]')).count === 1, 'follow on');
 		await vscode.commands.executeCommand('agentLink.chat.focus');
-		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');
+		await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused');
 		assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()));
 		await type('follow along', 10);
 		await press('Enter');
@@ -99,7 +99,7 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		fs.writeFileSync(ledger(), LEDGER);
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
-		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');
+		await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused');
 		await type('again', 10);
 		await press('Enter');
 		await waitFor(async () => (await counts()).join() === '+3 −3', 'the file listed');

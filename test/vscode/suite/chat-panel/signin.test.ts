@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, query, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { repoRoot, waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -50,7 +50,7 @@ describe('chat panel: signing in', function () {
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 20_000, 'the chat open after the sign-in');
 		assert.equal((await webviewQuery('.sign-in:not([hidden])')).count, 0, 'the sign-in card gone');
 		assert.ok(a.recentLog().some((l) => /Signed in to Chat Sign-in with Log in with the fixture/.test(l)));
-		await waitFor(() => focused('textarea.prompt-input'), 'the input focused once signed in');
+		await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused once signed in');
 		await type('hello', 10);
 		await press('Enter');
 		await waitUntil(() => agentText(a, key).includes('Signed in and listening.'), 20_000, 'the answer');
@@ -97,7 +97,7 @@ describe('chat panel: signing in', function () {
 		const a = chatApi();
 		const key = await newChat(a, 'Chat Prompt Sign-in');
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 20_000, 'the chat');
-		await waitFor(() => focused('textarea.prompt-input'), 'the input focused');
+		await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused');
 		await type('first try', 10);
 		await press('Enter');
 		await waitFor(async () => (await signInButtons()).includes('Log in'), 'the sign-in card for the prompt');
@@ -108,7 +108,7 @@ describe('chat panel: signing in', function () {
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().entries.some((e) => e.kind === 'turn_end' && /Authentication required/.test(e.error ?? '')) === true, 10_000, 'the turn failed with the agent’s answer');
 		assert.equal(a.chatController.tab(key)?.state, 'ready', 'the chat goes on');
 
-		await waitFor(() => focused('textarea.prompt-input'), 'the input focused again');
+		await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused again');
 		await type('second try', 10);
 		await press('Enter');
 		await waitFor(async () => (await signInButtons()).includes('Log in'), 'the sign-in card again');

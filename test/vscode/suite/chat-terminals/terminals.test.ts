@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { ChatSession, SessionUpdate } from '../../../../src/vscode/chat/chatSessions';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, query, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { hasBrowser, press, query, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { api, isAlive, repoRoot, waitUntil } from '../util';
 
 /** README screenshots are refreshed with AGENT_LINK_SCREENSHOTS=1; otherwise the picture goes to the temp folder, for a look. */
@@ -269,7 +269,7 @@ describe('terminals for chat sessions', function () {
 		const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Terminal Showcase');
 		assert.ok(key);
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
-		await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
+		await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 		// The page may draw the new tab again while the first keys come (taking them with it): type until the input holds it all.
 		const prompt = 'Run the tests';
 		await waitFor(async () => {

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, screenshot, type, waitFor, webviewAudit, webviewQuery } from '../browser';
+import { hasBrowser, press, screenshot, type, waitFor, waitForSteady, webviewAudit, webviewQuery } from '../browser';
 import { api, waitUntil } from '../util';
 
 /** The same list as test/vscode/suites.mjs sends (kept here so the test says what it checks). */
@@ -56,7 +56,7 @@ describe('chat: agent content never runs', function () {
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'XSS Agent'))!;
 		assert.ok(key);
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
-		await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
+		await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 		await type('go', 10);
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission prompt (the last update)', 45_000);
@@ -77,7 +77,7 @@ describe('chat: agent content never runs', function () {
 
 		// The slash commands' list too (descriptions and hints are payloads).
 		await press('Control+Alt+j'); // Focus Chat: back to the input
-		await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused by the keybinding');
+		await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused by the keybinding');
 		await type('/', 10);
 		await waitFor(async () => (await webviewQuery('.suggestions .suggestion')).count === PAYLOADS.length, 'the slash command list');
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { ChatSession } from '../../../../src/vscode/chat/chatSessions';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, screenshot, type, waitFor, webviewQuery } from '../browser';
+import { hasBrowser, press, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { api, repoRoot, waitUntil } from '../util';
 
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
@@ -267,7 +267,7 @@ describe('editor tools for agents (an MCP server in every chat session)', functi
 					const use = vscode.Uri.file(path.join(folder(), 'src', 'use.ts'));
 				await waitUntil(() => vscode.languages.getDiagnostics(use).length > 0, 60_000, 'TypeScript’s diagnostics of use.ts');
 				await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
-					await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
+					await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 					const prompt = 'tool get_diagnostics {"path":"src/use.ts"}';
 					await waitFor(
 						async () => {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { click, press, query, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { chatHooks } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
 import { failing, serveProviders, slow, todoLinks } from './providers';
@@ -132,7 +132,7 @@ describe('OpenCtx providers', function () {
 		await setProviders({ [server.url('todo')]: { root: folder().fsPath }, [moduleUrl()]: true });
 		const key = await vscode.commands.executeCommand<string>('agentLink.chat.new', 'OpenCtx Agent');
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
-		await waitFor(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
+		await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 		await type('@guide', 30);
 		await waitFor(async () => (await webviewQuery('.suggestions .suggestion-group')).texts.includes('Team docs'), 'the provider group in the picker', 30_000);
 		await waitFor(async () => (await webviewQuery('.suggestions .suggestion-label')).texts.includes('Deploy guide'), 'the provider mentions');

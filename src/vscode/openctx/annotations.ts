@@ -59,6 +59,8 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		overviewRulerColor: new vscode.ThemeColor('editorCodeLens.foreground'),
 		overviewRulerLane: vscode.OverviewRulerLane.Right,
 	});
+	/** When marks were last handed to an editor (`Date.now()`), for the benchmark. */
+	lastMarksAt: { uri: string; version: number; count: number; at: number } | undefined;
 	/** When lenses with annotations were last handed to the editor (`Date.now()`), for the benchmark. */
 	lastLensesAt: { uri: string; version: number; count: number; at: number } | undefined;
 
@@ -202,6 +204,7 @@ export class OpenCtxAnnotations implements vscode.Disposable, vscode.CodeLensPro
 		for (const editor of vscode.window.visibleTextEditors) {
 			if (editor.document === document) {
 				editor.setDecorations(this.decoration, ranges);
+				this.lastMarksAt = { uri: document.uri.toString(), version: document.version, count: ranges.length, at: Date.now() };
 			}
 		}
 	}

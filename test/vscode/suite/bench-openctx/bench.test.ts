@@ -4,7 +4,8 @@
 // test releases them all at once; the page reports (checked on every animation frame) when the ranges are marked
 // and when a lens of this round is drawn, so the figures split into: the answers read and checked
 // (release to every provider in), the marks drawn, VS Code asking for lenses again, and the
-// lenses drawn. Then extension host time per keystroke with the providers on and off, in
+// lenses drawn; for an opened file also when the marks were handed to the editor, and the page's
+// next frame once the answers are in (a control). Then extension host time per keystroke with the providers on and off, in
 // alternating rounds (a key every 100 ms; host CPU over the burst and the second after it, per key). Figures printed and written to bench/results/openctx-vscode-<version>.json.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -81,7 +82,7 @@ describe('bench: OpenCtx annotations', function () {
 		// lenses (providers slower than the editor's own pause before it asks, about 250 ms).
 		// Control: the page's first frame once the answers are in (asked for then), whatever it shows.
 		// While the page is busy with the new editor, no frame comes, and nothing can be drawn.
-		const opened = { answered: [] as number[], marks: [] as number[], lenses: [] as number[], frame: [] as number[], editorAsked: 0 };
+		const opened = { answered: [] as number[], marks: [] as number[], lenses: [] as number[], frame: [] as number[], handed: [] as number[], editorAsked: 0 };
 		for (round = 1; round <= ROUNDS; round++) {
 			closeGate();
 			pending.length = 0;
@@ -108,7 +109,10 @@ describe('bench: OpenCtx annotations', function () {
 			opened.marks.push(markAt - doneAt);
 			opened.lenses.push(lensAt - doneAt);
 			opened.frame.push(frameAt - doneAt);
-			console.log(`opened ${round}: answers in ${doneAt - released} ms after release; the page's next frame +${frameAt - doneAt} ms; marks drawn +${markAt - doneAt} ms, lenses drawn +${lensAt - doneAt} ms`);
+			const marked = annotations.lastMarksAt;
+			const markedAt = marked?.uri === uri.toString() && marked.count > 0 ? marked.at - doneAt : Number.NaN;
+			opened.handed.push(markedAt);
+			console.log(`opened ${round}: answers in ${doneAt - released} ms after release; the page's next frame +${frameAt - doneAt} ms; marks handed to the editor ${markedAt} ms, drawn +${markAt - doneAt} ms, lenses drawn +${lensAt - doneAt} ms`);
 		}
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
@@ -213,6 +217,7 @@ describe('bench: OpenCtx annotations', function () {
 				lensesDrawnMedianMs: round1(median(opened.lenses)),
 				lensesDrawnMaxMs: round1(Math.max(...opened.lenses)),
 				pageNextFrameMedianMs: round1(median(opened.frame)),
+				marksHandedMedianMs: round1(median(opened.handed)),
 				roundsWithTheEditorWaiting: opened.editorAsked,
 			},
 			answersReadMedianMs: round1(median(answered)),

@@ -1005,9 +1005,8 @@ export class ChatController implements vscode.Disposable {
 		await editor.edit((edit) => editor.selections.forEach((s) => edit.replace(s, code)));
 	}
 
-	/** Shows the chat with `key` selected. */
 	/**
-	 * Selects the tab and puts the keyboard in its input. The one page on screen is asked to move
+	 * Shows the chat with `key` selected, the keyboard in its input. The one page on screen is asked to move
 	 * the keyboard to its input only if it has it: showing the view would make VS Code focus the
 	 * webview again, which takes the keyboard out of the page and back a moment later (`_doFocus`,
 	 * after a delay), and keys typed in between are lost. A page without the keyboard answers

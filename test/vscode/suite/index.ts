@@ -9,9 +9,10 @@ import { focusReport, hasBrowser, screenshot, webviewQuery } from './browser';
 import { api } from './util';
 
 /**
- * After a failed test: the end of Agent Link's log, and in the browser: where the keyboard was (printed with the report, so a CI log
- * tells a lost key press from a slow page), what the chat pages hold, and a screenshot of the
- * workbench (in AGENT_LINK_FAILURE_SHOTS, set by the runner), its path printed.
+ * After a failed test: the end of Agent Link's log; in the browser also where the keyboard was
+ * (printed with the report, so a CI log tells a lost key press from a slow page), what the chat
+ * pages hold, and a screenshot of the workbench (in AGENT_LINK_FAILURE_SHOTS, set by the runner),
+ * its path printed.
  */
 async function reportFailure(this: Mocha.Context): Promise<void> {
 	const test = this.currentTest;

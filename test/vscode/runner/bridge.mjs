@@ -30,8 +30,11 @@
 //                                           attributes, javascript: URLs (each with a short
 //                                           description), and whether a payload set window.__xss
 //   {webviewEval: 'frames'|'longTasks'|'scroll', …}  benchmark probes inside those pages (see below)
+//   {profile: 'start'}, {profile: 'stop', path}  a CPU profile of the workbench page (Chrome DevTools
+//                                           protocol), written to `path` (a .cpuprofile) on stop
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 
@@ -52,6 +55,7 @@ export async function startBridge(getPage) {
     });
   });
 
+  let profiler;
   /** @param {string} body */
   async function handle(body) {
     const page = getPage();
@@ -197,6 +201,20 @@ export async function startBridge(getPage) {
         })));
       }
       return { pages, findings };
+    }
+    if (request.profile === 'start') {
+      profiler = await page.context().newCDPSession(page);
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 250 });
+      await profiler.send('Profiler.start');
+      return {};
+    }
+    if (request.profile === 'stop' && profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      fs.writeFileSync(request.path, JSON.stringify(profile));
+      await profiler.detach();
+      profiler = undefined;
+      return {};
     }
     if (request.focus === true) {
       const frames = [];

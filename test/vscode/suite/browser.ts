@@ -43,6 +43,11 @@ export async function appearsAt(selector: string, text?: string, timeoutMs = 10_
 	return (await call<{ at: number }>({ appears: selector, ...(text !== undefined ? { text } : {}), timeoutMs })).at;
 }
 
+/** Starts a CPU profile of the workbench page, or stops it and writes it to `file` (a .cpuprofile). */
+export async function profile(op: 'start' | 'stop', file?: string): Promise<void> {
+	await call({ profile: op, path: file });
+}
+
 /** Clicks the first element matching `selector` (and holding `text`, if given), as a person does with the mouse. */
 export async function click(selector: string, text?: string): Promise<void> {
 	await call({ click: selector, ...(text !== undefined ? { text } : {}) });

@@ -5,14 +5,16 @@
 // and when a lens of this round is drawn, so the figures split into: the answers read and checked
 // (release to every provider in), the marks drawn, VS Code asking for lenses again, and the
 // lenses drawn; for an opened file also when the marks were handed to the editor, and the page's
-// next frame once the answers are in (a control). Then extension host time per keystroke with the providers on and off, in
+// next frame once the answers are in (a control); with AGENT_LINK_BENCH_PROFILE set to a folder, CPU profiles of the page and of
+// the extension host over the opened rounds from the third on, with the round's times. Then extension host time per keystroke with the providers on and off, in
 // alternating rounds (a key every 100 ms; host CPU over the burst and the second after it, per key). Figures printed and written to bench/results/openctx-vscode-<version>.json.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Annotation, Provider } from '@openctx/provider';
-import { appearsAt, hasBrowser, query } from '../browser';
+import { appearsAt, hasBrowser, profile, query } from '../browser';
 import { serveProviders } from '../openctx/providers';
 import { api, repoRoot, waitUntil } from '../util';
 
@@ -100,11 +102,27 @@ describe('bench: OpenCtx annotations', function () {
 				() => opened.editorAsked++,
 				() => undefined,
 			);
+			const profDir = round >= 3 ? process.env.AGENT_LINK_BENCH_PROFILE : undefined;
+			const hostSession = profDir ? new inspector.Session() : undefined;
+			let profStart = 0;
+			if (profDir && hostSession) {
+				hostSession.connect();
+				await new Promise((r) => hostSession.post('Profiler.enable', () => hostSession.post('Profiler.setSamplingInterval', { interval: 250 }, () => hostSession.post('Profiler.start', r))));
+				await profile('start');
+				profStart = Date.now();
+			}
 			const released = Date.now();
 			gate!.release();
 			const doneAt = await done;
 			const frameAt = await appearsAt('.monaco-workbench', undefined, 20_000);
 			const [markAt, lensAt] = await Promise.all([markShown, lensShown]);
+			if (profDir && hostSession) {
+				await profile('stop', path.join(profDir, `opened-page-${round}.cpuprofile`));
+				const hostProfile = await new Promise<unknown>((r) => hostSession.post('Profiler.stop', (_e, res) => r(res.profile)));
+				hostSession.disconnect();
+				fs.writeFileSync(path.join(profDir, `opened-host-${round}.cpuprofile`), JSON.stringify(hostProfile));
+				fs.writeFileSync(path.join(profDir, `opened-${round}.json`), JSON.stringify({ profStart, released, doneAt, frameAt, markAt, lensAt, handed: annotations.lastMarksAt?.at }));
+			}
 			opened.answered.push(doneAt - released);
 			opened.marks.push(markAt - doneAt);
 			opened.lenses.push(lensAt - doneAt);

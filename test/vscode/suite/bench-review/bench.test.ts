@@ -6,13 +6,15 @@
 // Each round uses new files, so nothing is reused from an earlier round. As in a chat, the file is
 // loaded in the editor when Review is pressed (the agent's write went through it), and the workbench
 // is left alone for a moment first. Also the blocks alone (lineHunks). The medians and the longest
-// are printed and written to bench/results/review-vscode-<version>.json.
+// are printed and written to bench/results/review-vscode-<version>.json. With
+// AGENT_LINK_BENCH_PROFILE set to a folder, the page's CPU profile of each timed open from the third
+// round on is written there (<what>-<round>.cpuprofile), to see where the time goes.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { lineHunks } from '../../../../src/common/fsWrite';
-import { appearsAt, hasBrowser, query } from '../browser';
+import { appearsAt, hasBrowser, profile, query } from '../browser';
 import { api, repoRoot, waitUntil } from '../util';
 
 const LINES = 5000;
@@ -50,15 +52,18 @@ describe('bench: review', function () {
 		assert.equal(lineHunks(before, texts(0)).length, BLOCKS);
 
 		/** Runs `open` and resolves with the page's milliseconds to the diff drawn with its marks, and the host's to `open` returning. */
-		const timed = async (round: number, open: () => Thenable<unknown>, lines = MODIFIED_LINES, marks: string | null = MARKS) => {
+		const timed = async (round: number, open: () => Thenable<unknown>, lines = MODIFIED_LINES, marks: string | null = MARKS, name = '') => {
 			await waitUntil(async () => (await query(MARKS, { visible: true })).count === 0, 10_000, 'no diff marks shown');
 			const drawn = appearsAt(lines, tag(round), 20_000);
 			const marked = marks ? appearsAt(marks, undefined, 20_000) : drawn;
 			await sleep(SETTLE_MS); // both waits are armed in the page, and the workbench is idle
+			const prof = process.env.AGENT_LINK_BENCH_PROFILE && name && round >= 2;
+			if (prof) await profile('start');
 			const start = Date.now();
 			await open();
 			const host = Date.now() - start;
 			const page = Math.max(await drawn, await marked) - start;
+			if (prof) await profile('stop', path.join(process.env.AGENT_LINK_BENCH_PROFILE!, `${name}-${round}.cpuprofile`));
 			console.log(`  text ${(await drawn) - start} ms, marks ${(await marked) - start} ms`);
 			return { page, host };
 		};
@@ -77,7 +82,7 @@ describe('bench: review', function () {
 			fs.writeFileSync(peerAfter.fsPath, after);
 			await vscode.workspace.openTextDocument(peerBefore);
 			await vscode.workspace.openTextDocument(peerAfter);
-			const p = await timed(round, () => vscode.commands.executeCommand('vscode.diff', peerBefore, peerAfter, 'peer', { preview: true }));
+			const p = await timed(round, () => vscode.commands.executeCommand('vscode.diff', peerBefore, peerAfter, 'peer', { preview: true }), MODIFIED_LINES, MARKS, 'peer');
 			peer.push(p.page);
 			peerHost.push(p.host);
 			await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -89,12 +94,12 @@ describe('bench: review', function () {
 				fs.writeFileSync(smallAfter.fsPath, `const a = 1;\nconst b = 2; // ${tag(round)}\nconst c = 3;\n`);
 				await vscode.workspace.openTextDocument(smallBefore);
 				await vscode.workspace.openTextDocument(smallAfter);
-				const s = await timed(round, () => vscode.commands.executeCommand('vscode.diff', smallBefore, smallAfter, 'small', { preview: true }));
+				const s = await timed(round, () => vscode.commands.executeCommand('vscode.diff', smallBefore, smallAfter, 'small', { preview: true }), MODIFIED_LINES, MARKS, 'small');
 				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 				const plainUri = vscode.Uri.file(path.join(folder, `plain-${round}.ts`));
 				fs.writeFileSync(plainUri.fsPath, after.replace('const value0 ', `const value0 /* ${tag(round)} */ `));
 				await vscode.workspace.openTextDocument(plainUri);
-				const pl = await timed(round, () => vscode.window.showTextDocument(plainUri, { preview: true }), '.editor-instance .monaco-editor .view-line', null);
+				const pl = await timed(round, () => vscode.window.showTextDocument(plainUri, { preview: true }), '.editor-instance .monaco-editor .view-line', null, 'plain');
 				await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 				console.log(`  controls: a 3-line diff drawn in ${s.page} ms, the 5 000-line file in a plain editor ${pl.page} ms`);
 			}
@@ -106,7 +111,7 @@ describe('bench: review', function () {
 			const t = performance.now();
 			lineHunks(before, after);
 			blocks.push(performance.now() - t);
-			const r = await timed(round, () => a.agentChanges.review(uri));
+			const r = await timed(round, () => a.agentChanges.review(uri), MODIFIED_LINES, MARKS, 'review');
 			open.push(r.page);
 			openHost.push(r.host);
 			assert.ok(vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, 'the review is a diff editor');

@@ -248,3 +248,67 @@ describe('repeated edits only where the place is like the one edited', () => {
 		assert.deepEqual(lines(suggest('py', text, 2, 'except KeyError as e:')), [5]);
 	});
 });
+
+/** The lines `p`'s edits leave, for the lines they touch (nearest first). */
+function after(text: string[], p: Proposal | undefined): string[] {
+	assert.ok(p && p.kind === 'edits', 'plain edits proposed');
+	return p.edits.map((e) => {
+		const line = text[e.range.start.line]!;
+		return line.slice(0, e.range.start.character) + e.newText + line.slice(e.range.end.character);
+	});
+}
+
+describe('a version bumped: the same version elsewhere', () => {
+	it('goes from a banner comment to the constant and a string, `v` before it or not', () => {
+		const text = ['// Lib v1.7.8 Copyright (c) 2024', 'const VERSION = "1.7.8";', "const ua = 'lib/1.7.8 (node)';"];
+		assert.deepEqual(after(text, suggest('js', text, 0, '// Lib v1.7.9 Copyright (c) 2024')), ['const VERSION = "1.7.9";', "const ua = 'lib/1.7.9 (node)';"]);
+	});
+
+	it('matches versions whole: not inside a longer version or number, and a pre-release is a version of its own', () => {
+		const text = ["VERSION = '1.7.0-beta.2'", "other = '1.7.0'", "node = '11.7.0-beta.2'", "doc = 'see 1.7.0-beta.2.'"];
+		assert.deepEqual(after(text, suggest('py', text, 0, "VERSION = '1.7.0'")), ["doc = 'see 1.7.0.'"]);
+	});
+
+	it('takes neither decimals nor major.minor pairs for versions, nor an edit that changes more than the version', () => {
+		assert.equal(suggest('py', ['ratio = 1.5', 'limit = 1.5'], 0, 'ratio = 1.6'), undefined);
+		assert.equal(suggest('py', ["python_requires = '3.8'", "doc = 'needs 3.8'"], 0, "python_requires = '3.9'"), undefined);
+		assert.equal(suggest('js', ['// v1.2.3 (beta)', "const V = '1.2.3';"], 0, '// v1.2.4 (stable)'), undefined);
+	});
+
+	it("not a dependency's version: after a range or a pin, or one that many places name", () => {
+		const deps = ['"dependencies": {', '  "left": "^2.0.0",', '  "right": "^2.0.0",', '  "version": "2.0.0"', '}'];
+		assert.equal(suggest('js', deps, 1, '  "left": "^3.0.0",'), undefined);
+		assert.equal(suggest('py', ['requests==2.31.0', 'urllib3==2.31.0'], 0, 'requests==2.32.0'), undefined);
+		const many = ["V = '2.0.0'", ...Array.from({ length: 6 }, (_, i) => `# dep${i} 2.0.0`)];
+		assert.equal(suggest('py', many, 0, "V = '2.0.1'"), undefined);
+	});
+});
+
+describe('the same line elsewhere gets the same edit', () => {
+	it('copies of the edited line, each at its own indentation, even for an edit no template takes', () => {
+		const text = ["const check = require('./helpers/utils').check", 'describe(() => {', "  const check = require('./helpers/utils').check", '})'];
+		assert.deepEqual(after(text, suggest('js', text, 0, "const check = require('../build/test/helpers/utils').check")), ["  const check = require('../build/test/helpers/utils').check"]);
+		const py = ['def a():', '    value = 1/0', 'def b():', '        value = 1/0'];
+		assert.deepEqual(after(py, suggest('py', py, 1, '    value = 1 // 0')), ['        value = 1 // 0']);
+	});
+
+	it('not a line found more than three times besides, nor a short one', () => {
+		const common = Array.from({ length: 5 }, () => '    value = 1/0');
+		assert.equal(suggest('py', common, 0, '    value = 1 // 0'), undefined);
+		assert.deepEqual(lines(suggest('py', common.slice(0, 4), 0, '    value = 1 // 0')), [1, 2, 3]);
+		assert.equal(suggest('py', ['x = 1/0', 'x = 1/0'], 0, 'x = 1 // 0'), undefined);
+	});
+
+	it('a name the edit drops is dropped from a copy only where its block does not use it', () => {
+		const text = ['function a(input) {', '  const { doc, cursor } = input;', '  return doc;', '}', 'function b(input) {', '  const { doc, cursor } = input;', '  return doc;', '}', 'function c(input) {', '  const { doc, cursor } = input;', '  return cursor;', '}'];
+		assert.deepEqual(after(text, suggest('js', text, 1, '  const { doc } = input;')), ['  const { doc } = input;']);
+		assert.deepEqual(lines(suggest('js', text, 1, '  const { doc } = input;')), [5]);
+	});
+
+	it('the rules of the edited place still hold: a declaration renamed, a block rewritten', () => {
+		const handlers = ['def exception_handler(e):', '    pass', 'def exception_handler(e):', '    pass'];
+		assert.equal(suggest('py', handlers, 0, 'def forbidden_handler(e):'), undefined);
+		const blocks = ['for item in self.items:', '    a(item)', 'for item in self.items:', '    b(item)'];
+		assert.equal(suggest('py', blocks, 0, 'while self.queue:'), undefined);
+	});
+});

@@ -1,14 +1,18 @@
 /**
  * Engine 1, edit-by-example (#9): deterministic, offline, no model. Rename
  * propagation first (an identifier changed in place), then repeated
- * transformation (the last line edit as a template); silent when neither is sure.
+ * transformation (the last line edit as a template), then a version bumped
+ * (the same version elsewhere), then the same line elsewhere (lines that read
+ * like the edited one); silent when none is sure.
  */
 import { renamePropagation } from './renamePropagation';
 import { repeatedTransformation } from './repeatedTransformation';
+import { sameLines } from './sameLines';
+import { versionBump } from './versionBump';
 import type { EngineInput, NesEngine, Proposal } from './types';
 
 export function editByExample(input: EngineInput): Proposal | undefined {
-	return renamePropagation(input) ?? repeatedTransformation(input);
+	return renamePropagation(input) ?? repeatedTransformation(input) ?? versionBump(input) ?? sameLines(input);
 }
 
 export const editByExampleEngine: NesEngine = {

@@ -10,7 +10,7 @@
  * whitespace-only edit is never repeated.
  */
 import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
-import { declarationScope, opensBlock } from './scope';
+import { declarationScope, enclosingBlock, opensBlock } from './scope';
 import { singleLineChange, widenToTokens, type SingleLineChange } from './lineChange';
 import { distance, similarNames } from './renamePropagation';
 import { lexerOf, type Lexer, type TokenKind } from './syntax';
@@ -254,6 +254,8 @@ export interface Site {
 	readonly unusedBinding: string | undefined;
 	/** Text removed, nothing inserted. */
 	readonly removal: boolean;
+	/** Names removed where they are bound (`const { a, b } = x` to `const { a } = x`): each other place must not use them in its block. */
+	readonly unbound: readonly string[];
 }
 
 export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined {
@@ -298,7 +300,10 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// A string with no space in it is a value (a name, a key, a file), not a sentence.
 	const quote = kind.startsWith('string') ? kind.charAt(kind.length - 1) : undefined;
 	const prose = kind !== 'code' && !(quote !== undefined && word.split(quote).length >= 3);
-	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '' };
+	// Names dropped on the left of an assignment, nothing named in their place.
+	const assignsAfter = /(?<![=!<>])=(?![=>])/;
+	const unbound = kind === 'code' && parens === undefined && !/[\p{L}_$]/u.test(inserted) && assignsAfter.test(oldLine.slice(wide.oldEnd)) && !assignsAfter.test(oldLine.slice(0, start)) ? (removed.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []).filter((name) => !KEYWORDS.has(name)) : [];
+	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '', unbound };
 }
 
 /** Whether `column` of an import line is among the names it imports (`import { a, b } from`, `from m import a, b`), not its module. */
@@ -445,7 +450,7 @@ function sameParens(site: Site, parens: string | undefined): boolean {
 	return otherRole === 'call' && (otherName === name || similarNames(otherName, name));
 }
 
-function sameSite(site: Site, text: string, line: number, at: number, document: TextLines, lexer: Lexer, assigned: () => Map<string, number>): boolean {
+export function sameSite(site: Site, text: string, line: number, at: number, document: TextLines, lexer: Lexer, assigned: () => Map<string, number>): boolean {
 	const kind = lexer.kindAt(line, at);
 	if (kind !== site.kind && !(site.path && kind !== 'code')) {
 		return false;
@@ -464,6 +469,14 @@ function sameSite(site: Site, text: string, line: number, at: number, document: 
 	}
 	if (site.owner !== undefined && ownerOf(text, at) !== site.owner) {
 		return false;
+	}
+	if (site.unbound.length > 0) {
+		const block = enclosingBlock(document, line);
+		for (let i = block.start; i < block.end; i++) {
+			if (i !== line && site.unbound.some((name) => wholeWordColumns(document.lineText(i), name).length > 0)) {
+				return false;
+			}
+		}
 	}
 	if (site.unusedBinding !== undefined) {
 		const block = declarationScope(document, line, true);
@@ -484,7 +497,7 @@ function sameSite(site: Site, text: string, line: number, at: number, document: 
 }
 
 /** How many lines assign each name (`name = …`, `name += …`, `name++`), counted in one pass over the document. */
-function assignments(document: TextLines): Map<string, number> {
+export function assignments(document: TextLines): Map<string, number> {
 	const counts = new Map<string, number>();
 	let known = assignedByLine.get(document);
 	if (!known || known.size > 200_000) {

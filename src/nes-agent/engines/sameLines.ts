@@ -1,0 +1,69 @@
+/**
+ * The same line elsewhere: when the line just edited read, trimmed, exactly like a few other lines
+ * of the file, those get the same edit. The whole line is the evidence, not a pattern, so this
+ * takes edits the templates leave alone (a path in a `require` rewritten, `1/0` made `1 // 0`), but
+ * only where the line says something of its own: it names something, is longer than a bare
+ * statement, and occurs at most `MAX_COPIES` times besides (a line found everywhere, like
+ * `with app.test_request_context():`, is edited where it needs it). The rules of the edited place
+ * hold as they do for the templates (`siteOf`: a declaration renamed, a block's structure
+ * rewritten, a function named, a negation in prose keep it silent; `sameSite` for each copy).
+ */
+import { singleLineChange, widenToTokens } from './lineChange';
+import { distance } from './renamePropagation';
+import { assignments, sameSite, siteOf } from './repeatedTransformation';
+import { lexerOf } from './syntax';
+import type { EditsProposal, EngineInput, TextEdit } from './types';
+
+/** A line found more often than this besides the edited one is too common to say where it goes. */
+const MAX_COPIES = 3;
+/** Shorter lines (`method,`, `} else {`) are too plain to be a place of their own. */
+const MIN_LENGTH = 10;
+const MAX_LINE_LENGTH = 2000;
+
+export function sameLines(input: EngineInput): EditsProposal | undefined {
+	const change = input.lastEdit && singleLineChange(input.lastEdit);
+	if (!change || change.oldLine.length > MAX_LINE_LENGTH || change.newLine.length > MAX_LINE_LENGTH) {
+		return undefined;
+	}
+	const trimmed = change.oldLine.trim();
+	if (trimmed.length < MIN_LENGTH || !/[\p{L}_$][\p{L}\p{N}_$]/u.test(trimmed)) {
+		return undefined;
+	}
+	const { document, cursor } = input;
+	const copies: number[] = [];
+	for (let line = 0; line < document.lineCount; line++) {
+		const text = document.lineText(line);
+		if (line !== change.line && text.length >= trimmed.length && text.includes(trimmed) && text.trim() === trimmed) {
+			copies.push(line);
+			if (copies.length > MAX_COPIES) {
+				return undefined;
+			}
+		}
+	}
+	if (copies.length === 0) {
+		return undefined;
+	}
+	const lexer = lexerOf(document, input.languageId, input.uri);
+	const site = siteOf(change, lexer);
+	if (!site) {
+		return undefined;
+	}
+	const wide = widenToTokens(change);
+	const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
+	const inserted = wide.newLine.slice(wide.start, wide.newEnd);
+	const indent = change.oldLine.length - change.oldLine.trimStart().length;
+	let counts: Map<string, number> | undefined;
+	const assigned = () => (counts ??= assignments(document));
+	const edits: TextEdit[] = [];
+	for (const line of copies) {
+		const text = document.lineText(line);
+		const at = wide.start - indent + (text.length - text.trimStart().length);
+		if (at < 0 || text.slice(at, at + removed.length) !== removed || !sameSite(site, text, line, at, document, lexer, assigned)) {
+			continue;
+		}
+		edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });
+	}
+	edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
+	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
+}
+

@@ -2,7 +2,8 @@
 // (samples/try-agent-link), the built-in agent as the NES agent (the default), the editor's default
 // settings (the completion list opens as you type), and the steps the sample's README gives, typed
 // through the browser. Renaming a variable yields a suggestion that one Tab applies everywhere;
-// changing one `var` to `const` yields the same change on the next lines, one Tab each.
+// changing one `var` to `const` yields the same change on the next lines, one Tab each; bumping
+// the version in a banner comment yields the same bump where the file names that version again.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -109,5 +110,24 @@ describe('Agent Link NES (built in), in the sample workspace', function () {
 		await press('Tab', 'Tab', 'Tab');
 		const expected = original.replace(/^var /gm, 'const ');
 		await waitUntil(() => editor.document.getText() === expected, 10_000, `lines 3, 4 and 5 made const; now:\n${editor.document.getText()}`);
+	});
+
+	it('bumping the version in the banner: Tab, Tab bump it in the constant and the user agent', async () => {
+		const editor = await open('src/version.ts');
+		const original = editor.document.getText();
+		const column = editor.document.lineAt(0).text.indexOf('1.4.2') + 4;
+		// As selectWord does: the cursor through the API, the selection by the editor's own command, so
+		// that the key press lands on it.
+		editor.selection = new vscode.Selection(0, column, 0, column);
+		await vscode.commands.executeCommand('cursorRightSelect');
+		await waitUntil(() => vscode.window.activeTextEditor?.selection.isEqual(new vscode.Selection(0, column, 0, column + 1)) === true, 5000, 'the last digit selected');
+		await type('3');
+		await tabReady('a suggestion after the version bump');
+		if (SHOTS) {
+			await screenshot(path.join(SHOTS, 'builtin-version.png'));
+		}
+		await press('Tab', 'Tab');
+		const expected = original.replaceAll('1.4.2', '1.4.3');
+		await waitUntil(() => editor.document.getText() === expected, 10_000, `every 1.4.2 made 1.4.3; now:\n${editor.document.getText()}`);
 	});
 });

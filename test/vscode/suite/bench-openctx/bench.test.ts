@@ -5,7 +5,8 @@
 // and when a lens of this round is drawn, so the figures split into: the answers read and checked
 // (release to every provider in), the marks drawn, VS Code asking for lenses again, and the
 // lenses drawn; for an opened file also when the marks were handed to the editor, and the page's
-// next frame once the answers are in (a control); with AGENT_LINK_BENCH_PROFILE set to a folder, CPU profiles of the page and of
+// next frame once the answers are in, when the file's own text was first drawn, and when a
+// one-range decoration the test sets once the answers are in is drawn (controls); with AGENT_LINK_BENCH_PROFILE set to a folder, CPU profiles of the page and of
 // the extension host over the opened rounds from the third on, with the round's times. Then extension host time per keystroke with the providers on and off, in
 // alternating rounds (a key every 100 ms; host CPU over the burst and the second after it, per key). Figures printed and written to bench/results/openctx-vscode-<version>.json.
 import * as assert from 'node:assert/strict';
@@ -84,7 +85,10 @@ describe('bench: OpenCtx annotations', function () {
 		// lenses (providers slower than the editor's own pause before it asks, about 250 ms).
 		// Control: the page's first frame once the answers are in (asked for then), whatever it shows.
 		// While the page is busy with the new editor, no frame comes, and nothing can be drawn.
-		const opened = { answered: [] as number[], marks: [] as number[], lenses: [] as number[], frame: [] as number[], handed: [] as number[], editorAsked: 0 };
+		// A control: a decoration of one range, set by the test the moment the answers are in.
+		const control = vscode.window.createTextEditorDecorationType({ borderStyle: 'dotted', borderWidth: '0 0 1px 0', borderColor: 'red' });
+		const controlKey = (control as unknown as { key: string }).key;
+		const opened = { answered: [] as number[], marks: [] as number[], lenses: [] as number[], frame: [] as number[], handed: [] as number[], text: [] as number[], control: [] as number[], editorAsked: 0 };
 		for (round = 1; round <= ROUNDS; round++) {
 			closeGate();
 			pending.length = 0;
@@ -94,7 +98,10 @@ describe('bench: OpenCtx annotations', function () {
 			const document = await vscode.workspace.openTextDocument(uri);
 			const markShown = appearsAt(MARKS, undefined, 20_000);
 			const lensShown = appearsAt(LENSES, `R${round} `, 20_000);
-			await new Promise((r) => setTimeout(r, 200)); // both waits are armed in the page
+			// The file's own text drawn (a line of it; the editor draws spaces as no-break spaces).
+			const textShown = appearsAt('.editor-instance .monaco-editor .view-line', 'compute(1,', 20_000);
+			const controlShown = appearsAt(`.editor-instance .monaco-editor [class*="-${controlKey}-0"]`, undefined, 20_000);
+			await new Promise((r) => setTimeout(r, 200)); // the waits are armed in the page
 			const done = doneFor(uri);
 			await vscode.window.showTextDocument(document, { preview: false });
 			await waitUntil(() => pending.length === 3, 10_000, 'three providers asked');
@@ -114,8 +121,11 @@ describe('bench: OpenCtx annotations', function () {
 			const released = Date.now();
 			gate!.release();
 			const doneAt = await done;
+			vscode.window.visibleTextEditors.find((e) => e.document === document)?.setDecorations(control, [new vscode.Range(1, 0, 1, 10)]);
 			const frameAt = await appearsAt('.monaco-workbench', undefined, 20_000);
-			const [markAt, lensAt] = await Promise.all([markShown, lensShown]);
+			const [markAt, lensAt, textAt, controlAt] = await Promise.all([markShown, lensShown, textShown, controlShown]);
+			opened.text.push(textAt - doneAt);
+			opened.control.push(controlAt - doneAt);
 			if (profDir && hostSession) {
 				await profile('stop', path.join(profDir, `opened-page-${round}.cpuprofile`));
 				const hostProfile = await new Promise<unknown>((r) => hostSession.post('Profiler.stop', (_e, res) => r(res.profile)));
@@ -130,8 +140,9 @@ describe('bench: OpenCtx annotations', function () {
 			const marked = annotations.lastMarksAt;
 			const markedAt = marked?.uri === uri.toString() && marked.count > 0 ? marked.at - doneAt : Number.NaN;
 			opened.handed.push(markedAt);
-			console.log(`opened ${round}: answers in ${doneAt - released} ms after release; the page's next frame +${frameAt - doneAt} ms; marks handed to the editor ${markedAt} ms, drawn +${markAt - doneAt} ms, lenses drawn +${lensAt - doneAt} ms`);
+			console.log(`opened ${round}: answers in ${doneAt - released} ms after release; the page's next frame +${frameAt - doneAt} ms; marks handed to the editor ${markedAt} ms, drawn +${markAt - doneAt} ms, lenses drawn +${lensAt - doneAt} ms; the file's text first drawn ${textAt - doneAt} ms; a one-range decoration set then drawn +${controlAt - doneAt} ms`);
 		}
+		control.dispose();
 		await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
 		// The same file edited: the editor keeps its lenses, and a lens whose line already had one gets
@@ -235,6 +246,9 @@ describe('bench: OpenCtx annotations', function () {
 				lensesDrawnMedianMs: round1(median(opened.lenses)),
 				lensesDrawnMaxMs: round1(Math.max(...opened.lenses)),
 				pageNextFrameMedianMs: round1(median(opened.frame)),
+				textDrawnMedianMs: round1(median(opened.text)),
+				controlDrawnMedianMs: round1(median(opened.control)),
+				marksAfterControlMedianMs: round1(median(opened.marks.map((m, i) => m - opened.control[i]!))),
 				marksHandedMedianMs: round1(median(opened.handed)),
 				roundsWithTheEditorWaiting: opened.editorAsked,
 			},

@@ -211,6 +211,12 @@ describe('repeated edits only where the place is like the one edited', () => {
 		assert.deepEqual(lines(suggest('py', removed, 0, 'def load(req):')), [2]);
 	});
 
+	it('a first argument given to a call of `f` with none goes to the other calls of `f` with none, never to its declaration or a method', () => {
+		const text = ['function f() {', '  return 1;', '}', 'a = f();', 'b = f(2);', 'c = g();', 'd = obj.f();', 'e = f();'];
+		assert.deepEqual(after(text, suggest('js', text, 3, 'a = f(ctx);')), ['e = f(ctx);']);
+		assert.equal(suggest('py', ['def load():', '    pass', 'load()'], 0, 'def load(cache):'), undefined);
+	});
+
 	it('a name added to one import is not added to the others; a string value goes only under the same key', () => {
 		const imports = ["import { a } from './one';", "import { b } from './two';"];
 		assert.equal(suggest('ts', imports, 0, "import { a, c } from './one';"), undefined);

@@ -110,6 +110,16 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 		return { pattern: new RegExp(`(${left})(?=\\s*\\)(?!\\s*(?:[{:]|=>)))`, 'g'), needle: call, removed, inserted };
 	}
 
+	// A first argument: `f()` to `f(x)` repeats at the calls of `f` that have none (not where `f` is declared).
+	const first = removed === '' && rightTokens[0]?.text === ')' ? /(?:^|[^\w$.])([A-Za-z_$][\w$]*)\s*\(\s*$/.exec(before)?.[1] : undefined;
+	if (first !== undefined && !KEYWORDS.has(first) && insertedTokens <= MAX_ARGUMENT_TOKENS && /[\p{L}_$]/u.test(inserted)) {
+		if (new RegExp(`${DECLARATION_KEYWORDS}[ \\t]+${escapeRegExp(first)}\\s*\\($`).test(before.trimEnd()) || /^\s*[\w$]+\??\s*:/.test(inserted)) {
+			return undefined;
+		}
+		const left = `${NOT_AFTER_IDENTIFIER}(?<!${DECLARATION_KEYWORDS}[ \\t]+)(?<![.\\w$])${escapeRegExp(first)}\\s*\\([ \\t]*`;
+		return { pattern: new RegExp(`(${left})(?=\\)(?!\\s*(?:[{:]|=>)))`, 'g'), needle: `${first}(`, removed, inserted };
+	}
+
 	if (removedTokens > MAX_REMOVED_TOKENS || insertedTokens > MAX_INSERTED_TOKENS) {
 		return undefined;
 	}

@@ -285,6 +285,9 @@ describe('a version bumped: the same version elsewhere', () => {
 		const deps = ['"dependencies": {', '  "left": "^2.0.0",', '  "right": "^2.0.0",', '  "version": "2.0.0"', '}'];
 		assert.equal(suggest('js', deps, 1, '  "left": "^3.0.0",'), undefined);
 		assert.equal(suggest('py', ['requests==2.31.0', 'urllib3==2.31.0'], 0, 'requests==2.32.0'), undefined);
+		assert.equal(suggest('py', ["gem 'a', '~> 2.31.0'", "gem 'b', '~> 2.31.0'"], 0, "gem 'a', '~> 2.32.0'"), undefined);
+		// A lone `=` assigns the version: that is the project's own.
+		assert.deepEqual(after(['version=2.31.0', '# released as 2.31.0'], suggest('py', ['version=2.31.0', '# released as 2.31.0'], 0, 'version=2.32.0')), ['# released as 2.32.0']);
 		const many = ["V = '2.0.0'", ...Array.from({ length: 6 }, (_, i) => `# dep${i} 2.0.0`)];
 		assert.equal(suggest('py', many, 0, "V = '2.0.1'"), undefined);
 	});

@@ -18,8 +18,8 @@ import type { EditsProposal, EngineInput, TextEdit } from './types';
 
 /** More places than this name the version: it is not one release's number. */
 const MAX_PLACES = 5;
-/** A range or a pin right before a version: a dependency's. */
-const CONSTRAINT = /[\^~<>=!]\s*[vV]?$/;
+/** A range or a pin right before a version (`^`, `~`, `~>`, `<`, `>=`, `==`, `!=`, `~=`): a dependency's. A lone `=` (`version=1.2.3`) is an assignment. */
+const CONSTRAINT = /(?:[\^~<>]|[<>!=~]=)\s*[vV]?$/;
 /** Lock files (`package-lock.json`, `yarn.lock`, `Cargo.lock`, `pnpm-lock.yaml`, `bun.lockb`). */
 const LOCK_FILE = /(?:\.lockb?|-lock\.(?:json|ya?ml))$/i;
 const MAX_LINE_LENGTH = 2000;

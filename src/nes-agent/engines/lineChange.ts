@@ -2,6 +2,9 @@
 import { isIdentifierChar } from './identifiers';
 import type { LineEdit } from './types';
 
+/** Longer lines (minified code, data) are neither examples nor places to repeat one. */
+export const MAX_LINE_LENGTH = 2000;
+
 /**
  * A change inside one line: `oldLine[start, oldEnd)` became
  * `newLine[start, newEnd)`; the text before `start` and after the ends is the same.
@@ -48,6 +51,12 @@ export function singleLineChange(edit: LineEdit): SingleLineChange | undefined {
 		suffix++;
 	}
 	return { line: edit.startLine + changed, oldLine, newLine, start, oldEnd: oldLine.length - suffix, newEnd: newLine.length - suffix };
+}
+
+/** The burst as one change inside one line, when it is one and both versions of the line are short enough to learn from. */
+export function exampleChange(edit: LineEdit | undefined): SingleLineChange | undefined {
+	const change = edit && singleLineChange(edit);
+	return change && change.oldLine.length <= MAX_LINE_LENGTH && change.newLine.length <= MAX_LINE_LENGTH ? change : undefined;
 }
 
 /**

@@ -341,3 +341,8 @@ function sameRename(a: IdentifierChange | undefined, b: IdentifierChange): boole
 export function distance(position: Position, cursor: Position): number {
 	return Math.abs(position.line - cursor.line) * 10_000 + Math.abs(position.character - cursor.character);
 }
+
+/** Sorts `edits` in place, nearest to the cursor first, and returns them. */
+export function nearestFirst<T extends { readonly range: Range }>(edits: T[], cursor: Position): T[] {
+	return edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
+}

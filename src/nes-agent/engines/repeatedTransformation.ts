@@ -10,16 +10,14 @@
  * whitespace-only edit is never repeated.
  */
 import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar, wholeWordColumns } from './identifiers';
-import { declarationScope, enclosingBlock, opensBlock } from './scope';
-import { singleLineChange, widenToTokens, type SingleLineChange } from './lineChange';
-import { distance, similarNames } from './renamePropagation';
+import { declarationScope, enclosingBlock, opensBlock, type LineSpan } from './scope';
+import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
+import { nearestFirst, similarNames } from './renamePropagation';
 import { lexerOf, type Lexer, type TokenKind } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit, TextLines } from './types';
 
 /** At most this many places are proposed. */
 const MAX_EDITS = 200;
-/** Longer lines (minified code, data) are neither examples nor places to repeat one. */
-const MAX_LINE_LENGTH = 2000;
 /** A template changes a few tokens; a rewrite of most of a line is not an example of anything. */
 const MAX_REMOVED_TOKENS = 4;
 const MAX_INSERTED_TOKENS = 8;
@@ -212,11 +210,8 @@ function longest(texts: readonly string[]): string {
 }
 
 export function repeatedTransformation(input: EngineInput): EditsProposal | undefined {
-	if (!input.lastEdit) {
-		return undefined;
-	}
-	const change = singleLineChange(input.lastEdit);
-	if (!change || change.oldLine.length > MAX_LINE_LENGTH || change.newLine.length > MAX_LINE_LENGTH) {
+	const change = exampleChange(input.lastEdit);
+	if (!change) {
 		return undefined;
 	}
 	const template = templateOf(change);
@@ -436,8 +431,7 @@ export function applyTemplate(template: Template, input: Pick<EngineInput, 'docu
 			edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });
 		}
 	}
-	edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
-	return edits.slice(0, MAX_EDITS);
+	return nearestFirst(edits, cursor).slice(0, MAX_EDITS);
 }
 
 /**
@@ -480,21 +474,11 @@ export function sameSite(site: Site, text: string, line: number, at: number, doc
 	if (site.owner !== undefined && ownerOf(text, at) !== site.owner) {
 		return false;
 	}
-	if (site.unbound.length > 0) {
-		const block = enclosingBlock(document, line);
-		for (let i = block.start; i < block.end; i++) {
-			if (i !== line && site.unbound.some((name) => wholeWordColumns(document.lineText(i), name).length > 0)) {
-				return false;
-			}
-		}
+	if (site.unbound.length > 0 && usedOn(document, enclosingBlock(document, line), site.unbound, line)) {
+		return false;
 	}
-	if (site.unusedBinding !== undefined) {
-		const block = declarationScope(document, line, true);
-		for (let i = line + 1; i < block.end; i++) {
-			if (wholeWordColumns(document.lineText(i), site.unusedBinding).length > 0) {
-				return false;
-			}
-		}
+	if (site.unusedBinding !== undefined && usedOn(document, { start: line + 1, end: declarationScope(document, line, true).end }, [site.unusedBinding])) {
+		return false;
 	}
 	if (site.constant) {
 		// The declaration's own line assigns it once; another line assigning it means it varies.
@@ -504,6 +488,16 @@ export function sameSite(site: Site, text: string, line: number, at: number, doc
 		}
 	}
 	return true;
+}
+
+/** Whether a line of `span` (but `except`) uses one of `names` as a whole word. */
+function usedOn(document: TextLines, span: LineSpan, names: readonly string[], except?: number): boolean {
+	for (let i = span.start; i < span.end; i++) {
+		if (i !== except && names.some((name) => wholeWordColumns(document.lineText(i), name).length > 0)) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /** How many lines assign each name (`name = …`, `name += …`, `name++`), counted in one pass over the document. */

@@ -8,8 +8,8 @@
  * hold as they do for the templates (`siteOf`: a declaration renamed, a block's structure
  * rewritten, a function named, a negation in prose keep it silent; `sameSite` for each copy).
  */
-import { singleLineChange, widenToTokens } from './lineChange';
-import { distance } from './renamePropagation';
+import { exampleChange, widenToTokens } from './lineChange';
+import { nearestFirst } from './renamePropagation';
 import { assignments, sameSite, siteOf } from './repeatedTransformation';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
@@ -18,11 +18,10 @@ import type { EditsProposal, EngineInput, TextEdit } from './types';
 const MAX_COPIES = 3;
 /** Shorter lines (`method,`, `} else {`) are too plain to be a place of their own. */
 const MIN_LENGTH = 10;
-const MAX_LINE_LENGTH = 2000;
 
 export function sameLines(input: EngineInput): EditsProposal | undefined {
-	const change = input.lastEdit && singleLineChange(input.lastEdit);
-	if (!change || change.oldLine.length > MAX_LINE_LENGTH || change.newLine.length > MAX_LINE_LENGTH) {
+	const change = exampleChange(input.lastEdit);
+	if (!change) {
 		return undefined;
 	}
 	const trimmed = change.oldLine.trim();
@@ -63,7 +62,6 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 		}
 		edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });
 	}
-	edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
-	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
+	return edits.length > 0 ? { kind: 'edits', edits: nearestFirst(edits, cursor) } : undefined;
 }
 

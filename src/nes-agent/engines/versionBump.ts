@@ -12,8 +12,8 @@
  * release's.
  */
 import { escapeRegExp } from './identifiers';
-import { singleLineChange } from './lineChange';
-import { distance } from './renamePropagation';
+import { exampleChange, MAX_LINE_LENGTH } from './lineChange';
+import { nearestFirst } from './renamePropagation';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 
 /** More places than this name the version: it is not one release's number. */
@@ -22,7 +22,6 @@ const MAX_PLACES = 5;
 const CONSTRAINT = /(?:[\^~<>]|[<>!=~]=)\s*[vV]?$/;
 /** Lock files (`package-lock.json`, `yarn.lock`, `Cargo.lock`, `pnpm-lock.yaml`, `bun.lockb`). */
 const LOCK_FILE = /(?:\.lockb?|-lock\.(?:json|ya?ml))$/i;
-const MAX_LINE_LENGTH = 2000;
 /** Three or four numeric parts, then a pre-release or build tail if any. */
 const CORE = '\\d+(?:\\.\\d+){2,3}(?:[-+][0-9A-Za-z]+(?:[.-][0-9A-Za-z]+)*)?';
 /** Not inside a longer word or number; a `v` before it (`v1.7.8`) is allowed. */
@@ -52,8 +51,8 @@ export function bumpedVersion(oldLine: string, newLine: string): { from: string;
 }
 
 export function versionBump(input: EngineInput): EditsProposal | undefined {
-	const change = input.lastEdit && singleLineChange(input.lastEdit);
-	if (!change || change.oldLine.length > MAX_LINE_LENGTH || change.newLine.length > MAX_LINE_LENGTH || LOCK_FILE.test(input.uri)) {
+	const change = exampleChange(input.lastEdit);
+	if (!change || LOCK_FILE.test(input.uri)) {
 		return undefined;
 	}
 	const bump = bumpedVersion(change.oldLine, change.newLine);
@@ -78,6 +77,5 @@ export function versionBump(input: EngineInput): EditsProposal | undefined {
 			edits.push({ range: { start: { line, character: match.index }, end: { line, character: match.index + bump.from.length } }, newText: bump.to });
 		}
 	}
-	edits.sort((a, b) => distance(a.range.start, cursor) - distance(b.range.start, cursor));
-	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
+	return edits.length > 0 ? { kind: 'edits', edits: nearestFirst(edits, cursor) } : undefined;
 }

@@ -113,9 +113,27 @@ function printedPids(a: AgentLinkApi, session: ChatSession): number[] {
 	return match.slice(1).map(Number);
 }
 
+/** When each process of a tree was started (`/proc/<pid>/stat`, field 22), so that a pid used again by another process later is not taken for it. */
+const startedAt = new Map<number, string | undefined>();
+
+function startOf(pid: number): string | undefined {
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether the process `pid` named when it was listed still runs (not another one given the same pid since). */
+function stillRuns(pid: number): boolean {
+	return isAlive(pid) && (startedAt.get(pid) === undefined || startOf(pid) === startedAt.get(pid));
+}
+
 /** The command and its two grandchildren run, under the extension host, marked as the agent's. */
 function assertTreeRuns(a: AgentLinkApi, session: ChatSession, mark: string): number[] {
 	const pids = printedPids(a, session);
+	pids.forEach((pid) => startedAt.set(pid, startOf(pid)));
 	const listed = tree(process.pid);
 	assert.deepEqual(new Set(marked(mark)), new Set(pids), `the marked processes are the ones printed; the extension host's tree:\n${listed.text}`);
 	assert.ok(
@@ -127,7 +145,8 @@ function assertTreeRuns(a: AgentLinkApi, session: ChatSession, mark: string): nu
 
 async function assertNoneLeft(mark: string, pids: number[]): Promise<void> {
 	try {
-		await waitUntil(() => marked(mark).length === 0, 20_000, `no process marked ${mark} left`);
+		// Both within the wait: a process being killed may already be unreadable as marked and not yet gone.
+		await waitUntil(() => marked(mark).length === 0 && !pids.some(stillRuns), 20_000, `no process marked ${mark} left, and none of ${pids.join(', ')} running`);
 	} catch (error) {
 		const left = marked(mark);
 		const listing = processes()
@@ -135,7 +154,7 @@ async function assertNoneLeft(mark: string, pids: number[]): Promise<void> {
 			.map((p) => `${p.pid} (parent ${p.ppid}) ${p.command}`);
 		throw new Error(`${String(error)}; still running:\n${listing.join('\n')}`);
 	}
-	assert.ok(!pids.some(isAlive));
+	assert.ok(!pids.some(stillRuns));
 }
 
 describe('terminals for chat sessions', function () {

@@ -8,8 +8,9 @@
  * - `line` (1-based) and `limit` honoured.
  *
  * Writes:
- * - applied to the document with a `WorkspaceEdit` (one undo step per write, no tab opened) and
- *   saved when the document had no unsaved edits before;
+ * - applied to the document with a `WorkspaceEdit` (one undo step per write) and saved when the
+ *   document had no unsaved edits before; no tab opened, not even the one VS Code opens on its
+ *   own for a file left unsaved without an editor (`withoutTabsOpenedFor`);
  * - the text the agent wrote from is what it last read or wrote in the session (the disk's text
  *   when it read nothing and the buffer has unsaved edits); what the user typed since is merged
  *   line by line with the agent's change, and a write touching the same lines is refused
@@ -151,21 +152,20 @@ export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 			await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(real)));
 			await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 		} else {
-			const document = open ?? (await vscode.workspace.openTextDocument(uri));
-			const change = smallestEdit(document.getText(), text);
-			if (change) {
-				const edit = new vscode.WorkspaceEdit();
-				edit.replace(uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
-				if (!(await vscode.workspace.applyEdit(edit))) {
-					throw new ResponseError(ErrorCodes.InternalError, `Not written: the editor could not apply the change to ${file}.`);
+			await withoutTabsOpenedFor(uri, async () => {
+				const document = open ?? (await vscode.workspace.openTextDocument(uri));
+				const change = smallestEdit(document.getText(), text);
+				if (change) {
+					const edit = new vscode.WorkspaceEdit();
+					edit.replace(uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
+					if (!(await vscode.workspace.applyEdit(edit))) {
+						throw new ResponseError(ErrorCodes.InternalError, `Not written: the editor could not apply the change to ${file}.`);
+					}
 				}
-			}
-		}
-		if (current !== undefined && !wasDirty) {
-			const document = await vscode.workspace.openTextDocument(uri);
-			if (document.isDirty && !(await document.save())) {
-				this.log.warn(`${real} was changed by ${agentName} but could not be saved; the change is in the editor.`);
-			}
+				if (!wasDirty && document.isDirty && !(await document.save())) {
+					this.log.warn(`${real} was changed by ${agentName} but could not be saved; the change is in the editor.`);
+				}
+			});
 		}
 		this.base(sessionId).set(real, text);
 		this.log.info(`${agentName} ${current === undefined ? 'created' : 'wrote'} ${real}${current !== undefined && text !== content ? ' (merged with your unsaved edits)' : ''}.`);
@@ -251,6 +251,63 @@ async function insideWorkspace(real: string): Promise<boolean> {
 		}
 	}
 	return false;
+}
+
+/** How long after a write a tab VS Code opens for the file on its own is still taken for its doing. */
+const STRAY_TAB_GRACE_MS = 1000;
+
+/**
+ * Runs `work` (an edit of `uri` and its save) without leaving a tab opened for it. VS Code opens,
+ * pinned and in the background, every file that stays unsaved without an editor: its dirty-file
+ * tracker looks 800 ms after the first file of the window turned unsaved or saved, at every file
+ * that did since. So when the user typed or saved in another file just before the agent's write,
+ * or the machine is slow, the file can be opened between the edit and the save. A tab of `uri`
+ * that opens while `work` runs, or shortly after (opening is asynchronous), is closed again once
+ * the file is saved, unless it is a preview (the user's single click); one whose save failed keeps
+ * the change and stays. Nothing is done when a tab showed the file before.
+ */
+async function withoutTabsOpenedFor<T>(uri: vscode.Uri, work: () => Promise<T>): Promise<T> {
+	const shows = (tab: vscode.Tab) => {
+		const input = tab.input;
+		const shown = input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+		return shown?.toString() === uri.toString();
+	};
+	if (vscode.window.tabGroups.all.some((g) => g.tabs.some(shows))) {
+		return work();
+	}
+	// The groups in which a pinned tab of the file opened since the write began. Tabs are found
+	// again by group and file when closed: a tab's object can be replaced when its state changes.
+	const stray = new Set<vscode.ViewColumn>();
+	let done = false;
+	const closeSaved = () => {
+		const saved = vscode.window.tabGroups.all
+			.filter((g) => stray.has(g.viewColumn))
+			.flatMap((g) => g.tabs.filter((t) => shows(t) && !t.isPreview && !t.isDirty));
+		saved.forEach((t) => stray.delete(t.group.viewColumn));
+		if (saved.length) {
+			void vscode.window.tabGroups.close(saved, true).then(undefined, () => undefined);
+		}
+	};
+	const listener = vscode.window.tabGroups.onDidChangeTabs((event) => {
+		for (const tab of event.opened.filter(shows)) {
+			// A preview is the user's single click: that group's tab of the file is theirs.
+			if (tab.isPreview) {
+				stray.delete(tab.group.viewColumn);
+			} else {
+				stray.add(tab.group.viewColumn);
+			}
+		}
+		if (done) {
+			closeSaved();
+		}
+	});
+	try {
+		return await work();
+	} finally {
+		done = true;
+		closeSaved();
+		setTimeout(() => listener.dispose(), STRAY_TAB_GRACE_MS);
+	}
 }
 
 /** The open document of `file` (as given or resolved), if any. */

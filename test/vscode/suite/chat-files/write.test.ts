@@ -62,6 +62,39 @@ describe('the agent writes files through the editor (fs/write_text_file)', funct
 		assert.equal(editor.document.getText(), 'one\ntwo\nthree\n', 'one undo step');
 	});
 
+	it('leaves no tab when the save comes late: VS Code opens a file left unsaved for 0.8 s, and the write closes that tab again', async () => {
+		const target = file('late.txt');
+		fs.writeFileSync(target, 'one\ntwo\n');
+		const opened: string[] = [];
+		const watch = vscode.window.tabGroups.onDidChangeTabs((e) => opened.push(...e.opened.map((t) => t.label)));
+		// A busy extension host: the edit's change event holds it for 1.5 s, so the save is asked for
+		// after VS Code's dirty-file tracker (800 ms) has opened the file.
+		const hold = vscode.workspace.onDidChangeTextDocument((e) => {
+			if (e.document.uri.fsPath === target && e.contentChanges.length) {
+				const until = Date.now() + 1500;
+				while (Date.now() < until) {
+					// busy
+				}
+			}
+		});
+		try {
+			assert.deepEqual((await write(target, 'one\nTWO\n')).result, {});
+			assert.equal(fs.readFileSync(target, 'utf8'), 'one\nTWO\n', 'saved');
+			await waitUntil(() => opened.includes('late.txt'), 5_000, 'VS Code to open the unsaved file (else this test tests nothing)');
+			await waitUntil(() => tabsOf(target) === 0, 5_000, 'the tab VS Code opened to be closed');
+		} finally {
+			hold.dispose();
+			watch.dispose();
+		}
+		const editor = await vscode.window.showTextDocument(vscode.Uri.file(target));
+		await vscode.commands.executeCommand('undo');
+		assert.equal(editor.document.getText(), 'one\ntwo\n', 'still one undo step');
+		// The tab the user opened right after (a preview, pinned by the undo) is theirs: saved, it stays.
+		assert.ok(await editor.document.save());
+		await new Promise((r) => setTimeout(r, 1500));
+		assert.equal(tabsOf(target), 1, 'the user’s tab stays');
+	});
+
 	it('writes on top of unsaved edits the agent read: nothing of the user’s lost, not saved, and one undo restores the buffer as the user left it', async () => {
 		const target = file('draft.ts');
 		fs.writeFileSync(target, 'export const a = 1;\nexport const b = 2;\n');

@@ -58,6 +58,11 @@ const SAVE_INTERVAL_MS = 2000;
 /** The same while an answer streams: the whole transcript is written each time, and the turn's end comes soon. */
 const SAVE_INTERVAL_STREAMING_MS = 10_000;
 
+/** How long a page on screen has to ask for the state before it is loaded again. */
+export const PAGE_LOAD_WATCH_MS = 5000;
+/** How many times a page that does not load is loaded again, per showing. */
+const PAGE_RELOADS = 2;
+
 /** A connected page: the chat view or a chat in an editor. */
 interface Page {
 	readonly webview: vscode.Webview;
@@ -227,20 +232,45 @@ export class ChatController implements vscode.Disposable {
 	/**
 	 * Connects a page; its messages are handled until the returned disposable is disposed. A page
 	 * that is hidden loses its content (it is not retained), so it gets nothing more until it has
-	 * loaded again and asked for the state.
+	 * loaded again and asked for the state. A page on screen that has not asked for it within
+	 * {@link PAGE_LOAD_WATCH_MS} (a webview that failed to load stays blank) is loaded again with
+	 * `reload`, up to {@link PAGE_RELOADS} times per showing.
 	 */
-	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>): vscode.Disposable {
+	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>, reload: () => void): vscode.Disposable {
 		const page: Page = { webview, isVisible, revisions: new Map(), ready: false };
 		this.pages.add(page);
+		let watch: ReturnType<typeof setTimeout> | undefined;
+		const watchLoad = (reloads: number) => {
+			clearTimeout(watch);
+			watch = setTimeout(() => {
+				if (page.ready || !isVisible() || !this.pages.has(page)) {
+					return;
+				}
+				if (reloads >= PAGE_RELOADS) {
+					this.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`);
+					return;
+				}
+				this.log.warn(`Chat: the chat page did not load within ${PAGE_LOAD_WATCH_MS / 1000} s; loading it again.`);
+				reload();
+				watchLoad(reloads + 1);
+			}, PAGE_LOAD_WATCH_MS);
+		};
+		if (isVisible()) {
+			watchLoad(0);
+		}
 		const subscriptions = [
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
 			onDidChangeVisibility(() => {
 				if (!isVisible()) {
 					page.ready = false;
+					clearTimeout(watch);
+				} else if (!page.ready) {
+					watchLoad(0);
 				}
 			}),
 		];
 		return new vscode.Disposable(() => {
+			clearTimeout(watch);
 			subscriptions.forEach((s) => s.dispose());
 			this.pages.delete(page);
 		});

@@ -29,7 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this.view = view;
 		this.setUp(view.webview, 'view');
-		const connection = this.controller().attach(view.webview, () => view.visible, view.onDidChangeVisibility);
+		const connection = this.controller().attach(view.webview, () => view.visible, view.onDidChangeVisibility, () => this.load(view.webview, 'view'));
 		view.onDidDispose(() => {
 			connection.dispose();
 			if (this.view === view) {
@@ -44,7 +44,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Agent Link Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.svg');
 		this.setUp(panel.webview, 'editor');
-		const connection = this.controller().attach(panel.webview, () => panel.visible, panel.onDidChangeViewState);
+		const connection = this.controller().attach(panel.webview, () => panel.visible, panel.onDidChangeViewState, () => this.load(panel.webview, 'editor'));
 		this.panels.add(panel);
 		panel.onDidDispose(() => {
 			connection.dispose();
@@ -78,6 +78,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
 	private setUp(webview: vscode.Webview, where: 'view' | 'editor'): void {
 		webview.options = this.options();
+		this.load(webview, where);
+	}
+
+	/** Loads the page (again): the html differs each time (its nonce), so the webview reloads it. */
+	private load(webview: vscode.Webview, where: 'view' | 'editor'): void {
 		webview.html = chatHtml(webview, this.extensionUri, where);
 	}
 

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { encodeRequest, PageRequests } from '../../../../src/common/chat/messages';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { press, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
@@ -170,6 +171,48 @@ describe('chat panel', function () {
 		assert.equal(call?.kind === 'tool_call' ? call.permission?.optionId : undefined, 'always');
 		await waitFor(async () => (await webviewQuery('.permission.answered')).texts.some((t) => t.includes('Always allow edits')), 'the answer shown');
 		await a.chatController.closeTab(key);
+	});
+
+	it('loads a page on screen again when it has not asked for the state within 5 s, twice at most; never one that is hidden or has loaded', async function () {
+		this.timeout(60_000);
+		const a = chatApi();
+		// A page whose webview failed to load: it never sends a message until the test makes it load.
+		const fromPage = new vscode.EventEmitter<unknown>();
+		const visibility = new vscode.EventEmitter<void>();
+		const posted: unknown[] = [];
+		const webview = { onDidReceiveMessage: fromPage.event, postMessage: (m: unknown) => (posted.push(m), Promise.resolve(true)) } as unknown as vscode.Webview;
+		let visible = true;
+		let reloads = 0;
+		const connection = a.chatController.attach(webview, () => visible, visibility.event, () => reloads++);
+		const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+		try {
+			await wait(4000);
+			assert.equal(reloads, 0, 'not before 5 s');
+			await waitUntil(() => reloads === 1, 3000, 'loaded again after 5 s');
+			await waitUntil(() => reloads === 2, 7000, 'and once more');
+			await wait(6000);
+			assert.equal(reloads, 2, 'twice at most');
+			assert.ok(a.recentLog().some((l) => /chat page did not load after 2 tries/.test(l)), 'then it says so');
+
+			// Hidden: nothing; shown again: watched again; loaded: left alone.
+			visible = false;
+			visibility.fire();
+			visible = true;
+			visibility.fire();
+			await waitUntil(() => reloads === 3, 7000, 'watched again once shown');
+			fromPage.fire(encodeRequest(PageRequests.getState, 1, {}));
+			await waitUntil(() => posted.some((m) => (m as { id?: number }).id === 1), 3000, 'the state sent');
+			await wait(6000);
+			assert.equal(reloads, 3, 'a page that loaded is not loaded again');
+			visible = false;
+			visibility.fire();
+			await wait(6000);
+			assert.equal(reloads, 3, 'a hidden page is not watched');
+		} finally {
+			connection.dispose();
+			fromPage.dispose();
+			visibility.dispose();
+		}
 	});
 
 	it('binds Focus Chat to a key VS Code itself does not use', async () => {

@@ -186,6 +186,13 @@ describe('repeated edits only where the place is like the one edited', () => {
 		assert.deepEqual(lines(suggest('py', typo, 0, '# methods for outputting help')), [1]);
 	});
 
+	it('a rare word of prose replaced: wherever the word stands, not only between the same words; a common one is not', () => {
+		const docs = ['class HTTPError(Exception):', '    """An HTTP error occured."""', 'class ConnectionError(Exception):', '    """A Connection error occured."""'];
+		assert.deepEqual(after(docs, suggest('py', docs, 1, '    """An HTTP error occurred."""')), ['    """A Connection error occurred."""']);
+		const common = ['# the value is read', '# a value is kept', '# one value is sent', '# each value is logged', '# no value is lost'];
+		assert.equal(suggest('py', common, 0, '# the number is read'), undefined);
+	});
+
 	it('a negation added to prose is not repeated', () => {
 		const text = ["it('should set the header', () => {});", "it('should set the cookie', () => {});"];
 		assert.equal(suggest('js', text, 0, "it('should not set the header', () => {});"), undefined);
@@ -290,6 +297,24 @@ describe('a version bumped: the same version elsewhere', () => {
 		assert.deepEqual(after(['version=2.31.0', '# released as 2.31.0'], suggest('py', ['version=2.31.0', '# released as 2.31.0'], 0, 'version=2.32.0')), ['# released as 2.32.0']);
 		const many = ["V = '2.0.0'", ...Array.from({ length: 6 }, (_, i) => `# dep${i} 2.0.0`)];
 		assert.equal(suggest('py', many, 0, "V = '2.0.1'"), undefined);
+	});
+});
+
+describe('a copyright year bumped: the other copyright lines with that year', () => {
+	it('goes from the docstring to the constant; not to a year elsewhere, nor from a line that is no copyright', () => {
+		const text = ['""":copyright: (c) 2014 by A. Author."""', "__copyright__ = 'Copyright 2014 A. Author'", "RELEASED = '2014-05-01'"];
+		assert.deepEqual(after(text, suggest('py', text, 0, '""":copyright: (c) 2015 by A. Author."""')), ["__copyright__ = 'Copyright 2015 A. Author'"]);
+		assert.equal(suggest('py', ["SINCE = '2014'", '# Copyright 2014 A. Author'], 0, "SINCE = '2015'"), undefined);
+	});
+});
+
+describe('a Python string made bytes or unicode: the strings in the same place', () => {
+	it('after the same code, whatever the string holds; not after other code, nor a first argument, nor outside Python', () => {
+		const text = ["        assert rv.data == 'index'", "        assert rv.data == 'foo'", "        assert rv.status == '200 OK'", "        self.assert_equal(rv.data, 'x')", "        assert rv.data == b'done'"];
+		assert.deepEqual(after(text, suggest('py', text, 0, "        assert rv.data == b'index'")), ["        assert rv.data == b'foo'"]);
+		const first = ["        self.assert_('after' in evts)", "        self.assert_('before' not in evts)"];
+		assert.equal(suggest('py', first, 0, "        self.assert_(b'after' in evts)"), undefined);
+		assert.equal(suggest('js', ["expect(rv.data == 'index')", "expect(rv.data == 'foo')"], 0, "expect(rv.data == b'index')"), undefined);
 	});
 });
 

@@ -223,8 +223,21 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	if (!site) {
 		return undefined;
 	}
-	const edits = applyTemplate(template, input, change.line, site, lexer);
+	const edits = applyTemplate(wordOnly(template, site) ?? template, input, change.line, site, lexer);
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
+}
+
+/**
+ * A rare word of prose replaced by one word (`occured` to `occurred`): the word is the evidence,
+ * wherever it stands in the sentence (`An HTTP error occured`, `A Connection error occured`), so
+ * its neighbours are not asked for.
+ */
+function wordOnly(template: Template, site: Site): Template | undefined {
+	const { removed, inserted } = template;
+	if (site.kind === 'code' || !site.rare || !isIdentifier(removed) || !isIdentifier(inserted)) {
+		return undefined;
+	}
+	return { pattern: new RegExp(`()${NOT_AFTER_IDENTIFIER}${escapeRegExp(removed)}${NOT_BEFORE_IDENTIFIER}`, 'g'), needle: removed, removed, inserted };
 }
 
 /** A line that is a comment (or a comment's continuation) in the common languages. */

@@ -10,6 +10,10 @@
  * what another package must be, and other packages share the number; lock files are left alone,
  * and a version found in more than `MAX_PLACES` other places is many things' version, not one
  * release's.
+ *
+ * A copyright's year works alike: `(c) 2014` made `(c) 2015` on a line that says copyright, and
+ * the other lines that say copyright with that year (`__copyright__ = 'Copyright 2014 …'`) get the
+ * new one; a year elsewhere (a date, a changelog) is another thing.
  */
 import { escapeRegExp } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH } from './lineChange';
@@ -29,6 +33,26 @@ const BEFORE = '(?:(?<![\\w.+-])|(?<=(?<![\\w.+-])[vV]))';
 const AFTER = '(?![\\w+]|[.-][0-9A-Za-z])';
 const VERSION = new RegExp(`${BEFORE}${CORE}${AFTER}`, 'g');
 const WHOLE_VERSION = new RegExp(`^${CORE}$`);
+
+/** A line that states a copyright. */
+const COPYRIGHT = /copyright|\(c\)|\u00A9/i;
+const YEAR = /(?<!\d)(?:19|20)\d\d(?!\d)/g;
+
+/** The year the edit changed on a copyright line and what it became, when that is all the edit changed. */
+export function bumpedYear(oldLine: string, newLine: string): { from: string; to: string } | undefined {
+	if (!COPYRIGHT.test(oldLine)) {
+		return undefined;
+	}
+	for (const match of oldLine.matchAll(YEAR)) {
+		const head = oldLine.slice(0, match.index);
+		const tail = oldLine.slice(match.index + 4);
+		const to = newLine.slice(head.length, newLine.length - tail.length);
+		if (newLine.length === oldLine.length && newLine.startsWith(head) && newLine.endsWith(tail) && to !== match[0] && /^(?:19|20)\d\d$/.test(to)) {
+			return { from: match[0], to };
+		}
+	}
+	return undefined;
+}
 
 /** The version the edit changed and what it became, when that is all the edit changed. */
 export function bumpedVersion(oldLine: string, newLine: string): { from: string; to: string } | undefined {
@@ -55,16 +79,18 @@ export function versionBump(input: EngineInput): EditsProposal | undefined {
 	if (!change || LOCK_FILE.test(input.uri)) {
 		return undefined;
 	}
-	const bump = bumpedVersion(change.oldLine, change.newLine);
+	const version = bumpedVersion(change.oldLine, change.newLine);
+	const year = version ? undefined : bumpedYear(change.oldLine, change.newLine);
+	const bump = version ?? year;
 	if (!bump) {
 		return undefined;
 	}
 	const { document, cursor } = input;
-	const place = new RegExp(`${BEFORE}${escapeRegExp(bump.from)}${AFTER}`, 'g');
+	const place = year ? new RegExp(`(?<!\\d)${bump.from}(?!\\d)`, 'g') : new RegExp(`${BEFORE}${escapeRegExp(bump.from)}${AFTER}`, 'g');
 	const edits: TextEdit[] = [];
 	for (let line = 0; line < document.lineCount; line++) {
 		const text = document.lineText(line);
-		if (line === change.line || text.length > MAX_LINE_LENGTH || !text.includes(bump.from)) {
+		if (line === change.line || text.length > MAX_LINE_LENGTH || !text.includes(bump.from) || (year && !COPYRIGHT.test(text))) {
 			continue;
 		}
 		for (const match of text.matchAll(place)) {

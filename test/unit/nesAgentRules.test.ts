@@ -239,6 +239,9 @@ describe('repeated edits only where the place is like the one edited', () => {
 	it('let or var made const only where the variable is not assigned again', () => {
 		const text = ['let a = [];', 'let b = {};', 'let c = 0;', 'c += 1;'];
 		assert.deepEqual(lines(suggest('js', text, 0, 'const a = [];')), [1]);
+		// Where it is assigned again counts only where that declaration holds: another function's `frozen` is another variable.
+		const fns = ['function a() {', '  let frozens = [];', '  let frozen = {};', '}', 'function b() {', '  let frozen = {};', '  frozen = pop();', '}'];
+		assert.deepEqual(lines(suggest('js', fns, 1, '  const frozens = [];')), [2]);
 	});
 
 	it('a line commented out: only where the same line stands', () => {

@@ -494,9 +494,9 @@ export function sameSite(site: Site, text: string, line: number, at: number, doc
 		return false;
 	}
 	if (site.constant) {
-		// The declaration's own line assigns it once; another line assigning it means it varies.
+		// The declaration's own line assigns it once; another line assigning it where the declaration holds means it varies.
 		const name = /^\s*(?:let|var)\s+([\p{L}_$][\p{L}\p{N}_$]*)/u.exec(text)?.[1];
-		if (name !== undefined && (assigned().get(name) ?? 0) > (/=/.test(text.slice(text.indexOf(name) + name.length)) ? 1 : 0)) {
+		if (name !== undefined && (assigned().get(name) ?? 0) > (/=/.test(text.slice(text.indexOf(name) + name.length)) ? 1 : 0) && reassignedInScope(document, line, name)) {
 			return false;
 		}
 	}
@@ -521,22 +521,43 @@ export function assignments(document: TextLines): Map<string, number> {
 		known = new Map();
 		assignedByLine.set(document, known);
 	}
-	const pattern = /(?<![\p{L}\p{N}_$.])([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])|(?:\+\+|--)([\p{L}_$][\p{L}\p{N}_$]*)|([\p{L}_$][\p{L}\p{N}_$]*)(?:\+\+|--)/gu;
 	for (let line = 0; line < document.lineCount; line++) {
-		const text = document.lineText(line);
-		if (!text.includes('=') && !text.includes('++') && !text.includes('--')) {
-			continue;
-		}
-		let names = known.get(text);
-		if (!names) {
-			names = [...new Set([...text.matchAll(pattern)].map((m) => m[1] ?? m[2] ?? m[3]!))];
-			known.set(text, names);
-		}
-		for (const name of names) {
+		for (const name of assignedOn(document.lineText(line), known)) {
 			counts.set(name, (counts.get(name) ?? 0) + 1);
 		}
 	}
 	return counts;
+}
+
+const ASSIGNS = /(?<![\p{L}\p{N}_$.])([\p{L}_$][\p{L}\p{N}_$]*)\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?![=>])|(?:\+\+|--)([\p{L}_$][\p{L}\p{N}_$]*)|([\p{L}_$][\p{L}\p{N}_$]*)(?:\+\+|--)/gu;
+
+/** The names a line assigns, through the document's cache of them by line text. */
+function assignedOn(text: string, known: Map<string, readonly string[]>): readonly string[] {
+	if (!text.includes('=') && !text.includes('++') && !text.includes('--')) {
+		return [];
+	}
+	let names = known.get(text);
+	if (!names) {
+		names = [...new Set([...text.matchAll(ASSIGNS)].map((m) => m[1] ?? m[2] ?? m[3]!))];
+		known.set(text, names);
+	}
+	return names;
+}
+
+/**
+ * Whether `name`, declared on `line`, is assigned on another line where that declaration is in
+ * scope (`declarationScope`): a `let frozen` in one function is not varied by a `let frozen` of
+ * another. Only asked when some other line of the file assigns the name.
+ */
+function reassignedInScope(document: TextLines, line: number, name: string): boolean {
+	const known = assignedByLine.get(document) ?? new Map<string, readonly string[]>();
+	const span = declarationScope(document, line, false);
+	for (let i = span.start; i < span.end; i++) {
+		if (i !== line && assignedOn(document.lineText(i), known).includes(name)) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /** The names each line text assigns, kept per document across its versions (most lines do not change). */

@@ -2,7 +2,8 @@
  * A Python string made bytes or unicode: when the user puts `b` or `u` before a string
  * (`assert rv.data == 'index'` to `assert rv.data == b'index'`), the other strings that stand in
  * the same place get it too: those after the same code, from the line's first token to the quote
- * (`assert rv.data == '…'`, `self.assert_equal(rv.data, '…')`), whatever the string holds.
+ * (every string after `assert rv.data == `, or every one after `self.assert_equal(rv.data, `),
+ * whatever the string holds.
  *
  * The place is the whole code before the string, never a pattern of it, so `x == 'a'` elsewhere
  * is left alone, and it must hold more than a function and its bracket (`self.assert_('x' in y)`
@@ -43,9 +44,13 @@ export function stringPrefix(input: EngineInput): EditsProposal | undefined {
 		}
 		const text = document.lineText(line);
 		const indent = text.length - text.trimStart().length;
-		const at = indent + context.length + (text.slice(indent + context.length).length - text.slice(indent + context.length).trimStart().length);
+		if (!text.startsWith(context, indent)) {
+			continue;
+		}
+		const rest = text.slice(indent + context.length);
+		const at = text.length - rest.trimStart().length;
 		const next = text.charAt(at);
-		if ((next === "'" || next === '"') && text.startsWith(context, indent) && lexer.kindAt(line, at) === 'code') {
+		if ((next === "'" || next === '"') && lexer.kindAt(line, at) === 'code') {
 			edits.push({ range: { start: { line, character: at }, end: { line, character: at } }, newText: prefix });
 		}
 	}

@@ -329,10 +329,10 @@ describe('the same line elsewhere gets the same edit', () => {
 		assert.deepEqual(after(py, suggest('py', py, 1, '    value = 1 // 0')), ['        value = 1 // 0']);
 	});
 
-	it('not a line found more than three times besides, nor a short one', () => {
-		const common = Array.from({ length: 5 }, () => '    value = 1/0');
+	it('not a line found more than eight times besides, nor a short one', () => {
+		const common = Array.from({ length: 10 }, () => '    value = 1/0');
 		assert.equal(suggest('py', common, 0, '    value = 1 // 0'), undefined);
-		assert.deepEqual(lines(suggest('py', common.slice(0, 4), 0, '    value = 1 // 0')), [1, 2, 3]);
+		assert.deepEqual(lines(suggest('py', common.slice(0, 9), 0, '    value = 1 // 0')), [1, 2, 3, 4, 5, 6, 7, 8]);
 		assert.equal(suggest('py', ['x = 1/0', 'x = 1/0'], 0, 'x = 1 // 0'), undefined);
 	});
 

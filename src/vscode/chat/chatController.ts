@@ -185,6 +185,7 @@ export class ChatController implements vscode.Disposable {
 				files.access.onDidTouch((event) => {
 					const tab = this.tabOfSession(event.agentName, event.sessionId);
 					if (tab?.follow) {
+						files.access.showing(event.uri);
 						void this.reveal1(event.uri, event.line);
 					}
 				}),

@@ -65,7 +65,28 @@ export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 	/** Every write applied (review). */
 	readonly onDidWrite = this.writeEmitter.event;
 
+	/** When Agent Link last showed each file on purpose (follow mode), by path. */
+	private readonly shown = new Map<string, number>();
+
 	constructor(private readonly log: ExtensionLog) {}
+
+	/**
+	 * Says that Agent Link is showing `uri` on purpose (follow mode shows the file an agent reads or
+	 * writes): a tab of it that opens while a write runs is then not taken for one VS Code opened.
+	 */
+	showing(uri: vscode.Uri): void {
+		const now = Date.now();
+		for (const [file, at] of this.shown) {
+			if (now - at >= SHOWN_MS) {
+				this.shown.delete(file);
+			}
+		}
+		this.shown.set(uri.fsPath, now);
+	}
+
+	private shownLately(...files: string[]): boolean {
+		return files.some((file) => Date.now() - (this.shown.get(file) ?? -Infinity) < SHOWN_MS);
+	}
 
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
 		capabilities.fs = { ...capabilities.fs, readTextFile: true, writeTextFile: true };
@@ -165,7 +186,7 @@ export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 				if (!wasDirty && document.isDirty && !(await document.save())) {
 					this.log.warn(`${real} was changed by ${agentName} but could not be saved; the change is in the editor.`);
 				}
-			});
+			}, () => this.shownLately(file, real));
 		}
 		this.base(sessionId).set(real, text);
 		this.log.info(`${agentName} ${current === undefined ? 'created' : 'wrote'} ${real}${current !== undefined && text !== content ? ' (merged with your unsaved edits)' : ''}.`);
@@ -253,6 +274,9 @@ async function insideWorkspace(real: string): Promise<boolean> {
 	return false;
 }
 
+/** How long a file Agent Link showed on purpose counts as shown by it (a show takes a moment under load). */
+const SHOWN_MS = 5000;
+
 /** How long after a write a tab VS Code opens for the file on its own is still taken for its doing. */
 const STRAY_TAB_GRACE_MS = 1000;
 
@@ -263,10 +287,12 @@ const STRAY_TAB_GRACE_MS = 1000;
  * that did since. So when the user typed or saved in another file just before the agent's write,
  * or the machine is slow, the file can be opened between the edit and the save. A tab of `uri`
  * that opens while `work` runs, or shortly after (opening is asynchronous), is closed again once
- * the file is saved, unless it is a preview (the user's single click); one whose save failed keeps
- * the change and stays. Nothing is done when a tab showed the file before.
+ * the file is saved, unless it is a preview (the user's single click) or Agent Link itself is
+ * showing the file (`shownOnPurpose`: follow mode, whose tab is pinned when previews are off);
+ * one whose save failed keeps the change and stays. Nothing is done when a tab showed the file
+ * before.
  */
-async function withoutTabsOpenedFor<T>(uri: vscode.Uri, work: () => Promise<T>): Promise<T> {
+async function withoutTabsOpenedFor<T>(uri: vscode.Uri, work: () => Promise<T>, shownOnPurpose: () => boolean): Promise<T> {
 	const shows = (tab: vscode.Tab) => {
 		const input = tab.input;
 		const shown = input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
@@ -280,6 +306,10 @@ async function withoutTabsOpenedFor<T>(uri: vscode.Uri, work: () => Promise<T>):
 	const stray = new Set<vscode.ViewColumn>();
 	let done = false;
 	const closeSaved = () => {
+		if (shownOnPurpose()) {
+			stray.clear();
+			return;
+		}
 		const saved = vscode.window.tabGroups.all
 			.filter((g) => stray.has(g.viewColumn))
 			.flatMap((g) => g.tabs.filter((t) => shows(t) && !t.isPreview && !t.isDirty));

@@ -94,6 +94,31 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		await vscode.commands.executeCommand('agentLink.review.undoFile', vscode.Uri.file(ledger()));
 	});
 
+	it('follow mode with previews turned off: the file it shows stays open (a pinned tab of the written file is not taken for one VS Code opened)', async () => {
+		const a = chatApi();
+		fs.writeFileSync(ledger(), LEDGER);
+		const workbench = vscode.workspace.getConfiguration('workbench.editor');
+		await workbench.update('enablePreview', false, vscode.ConfigurationTarget.Global);
+		try {
+			const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
+			await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
+			await webviewClick('.follow');
+			await waitFor(async () => (await webviewQuery('.follow[aria-pressed="true"]')).count === 1, 'follow on');
+			await vscode.commands.executeCommand('agentLink.chat.focus');
+			await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused');
+			await type('follow along', 10);
+			await press('Enter');
+			await waitUntil(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()), 15_000, 'the edited file shown');
+			await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 15_000, 'the turn');
+			await new Promise((r) => setTimeout(r, 1500));
+			assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()), 'still shown after the write');
+			await a.chatController.closeTab(key);
+			await vscode.commands.executeCommand('agentLink.review.undoFile', vscode.Uri.file(ledger()));
+		} finally {
+			await workbench.update('enablePreview', undefined, vscode.ConfigurationTarget.Global);
+		}
+	});
+
 	it('opens the same review from the diff in the tool call, and Undo all there puts the file back', async () => {
 		const a = chatApi();
 		fs.writeFileSync(ledger(), LEDGER);

@@ -193,6 +193,12 @@ describe('rename propagation', () => {
 		assert.equal(replaced.suggest(), undefined);
 		const imported = new Editor(["import { AgentManager } from './agentManager';", '', 'function f(agents: AgentManager) {}', ''].join('\n')).retype(2, 'AgentManager', 'NesAgentSource');
 		assert.equal(imported.suggest(), undefined);
+		// Unless a function's misspelt name was fixed at its one use: its declaration follows. A variable's does not.
+		const misspelt = new Editor(['init(self);', '', 'function sigletonify (inst) {', '}', 'sigletonify(self);', ''].join('\n')).retype(4, 'sigletonify', 'singletonify');
+		const fix = misspelt.suggest();
+		assert.deepEqual(fix?.kind === 'rename' ? fix.occurrences.map((o) => o.start.line) : undefined, [2]);
+		assert.equal(new Editor(['const total1 = 0;', 'log(total1);', ''].join('\n')).retype(1, 'total1', 'total2').suggest(), undefined);
+		assert.equal(new Editor(['function loadAll() {}', 'loadAll();', ''].join('\n')).retype(1, 'loadAll', 'saveAll').suggest(), undefined);
 		// With another use left, it is a rename: the declaration and that use follow.
 		const renamed = new Editor(['const total = 0;', 'log(total);', 'send(total);', ''].join('\n')).retype(1, 'total', 'sum');
 		assert.equal(renamed.suggest()?.kind, 'rename');

@@ -191,7 +191,15 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 	if (outsideImports.length === 0) {
 		return undefined;
 	}
-	if (!editedDeclaration && declaration && outsideImports.length === 1 && outsideImports[0]!.start.line === declaration.line && outsideImports[0]!.start.character === declaration.character) {
+	// Unless the name was misspelt where a function or class is declared (`sigletonify` to `singletonify` at its one call).
+	if (
+		!editedDeclaration &&
+		declaration &&
+		outsideImports.length === 1 &&
+		outsideImports[0]!.start.line === declaration.line &&
+		outsideImports[0]!.start.character === declaration.character &&
+		!(declaresFunction(document.lineText(declaration.line), declaration.character) && spellingFix(oldName, newName))
+	) {
 		return undefined;
 	}
 	if (newNameElsewhere && !input.earlierEdits.some((e) => sameRename(identifierChange(e), change))) {
@@ -281,6 +289,27 @@ export function wordsOf(name: string): string[] {
 		.split(/[^A-Za-z0-9]+/)
 		.filter((w) => w.length > 0)
 		.map((w) => w.toLowerCase());
+}
+
+/** Whether the identifier at `column` is declared there as a function or a class (not a variable). */
+function declaresFunction(line: string, column: number): boolean {
+	return /(?:^|[^\p{L}\p{N}_$])(?:function\*?|class|def|fn|func)\s+$/u.test(line.slice(Math.max(0, column - 40), column));
+}
+
+/** A name respelt, not replaced: five letters or more, at most two letters added, dropped or changed. */
+function spellingFix(a: string, b: string): boolean {
+	if (Math.min(a.length, b.length) < 5 || Math.abs(a.length - b.length) > 2) {
+		return false;
+	}
+	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= b.length; j++) {
+			row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+		}
+		previous = row;
+	}
+	return previous[b.length]! <= 2;
 }
 
 /** Two names for the same thing: they share a word, or one's words run inside the other (`time`, `datetime`). */

@@ -75,8 +75,11 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		assert.equal(text(), EDITED);
 	});
 
-	it('follow mode shows the file the agent edits as it happens, the focus staying in the chat', async () => {
-		const a = chatApi();
+	/**
+	 * A Chat Writer chat with follow mode on, asked from its input to edit the ledger (not shown
+	 * before): resolves with the chat's key once the ledger is shown and the turn is over.
+	 */
+	async function followAlong(a: ReturnType<typeof chatApi>): Promise<string> {
 		fs.writeFileSync(ledger(), LEDGER);
 		const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
@@ -89,6 +92,12 @@ describe('chat panel: reviewing the agent’s changes', function () {
 		await press('Enter');
 		await waitUntil(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()), 15_000, 'the edited file shown');
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 15_000, 'the turn');
+		return key;
+	}
+
+	it('follow mode shows the file the agent edits as it happens, the focus staying in the chat', async () => {
+		const a = chatApi();
+		const key = await followAlong(a);
 		assert.ok(await focused('textarea.prompt-input'), 'the focus still in the chat');
 		await a.chatController.closeTab(key);
 		await vscode.commands.executeCommand('agentLink.review.undoFile', vscode.Uri.file(ledger()));
@@ -96,20 +105,10 @@ describe('chat panel: reviewing the agent’s changes', function () {
 
 	it('follow mode with previews turned off: the file it shows stays open (a pinned tab of the written file is not taken for one VS Code opened)', async () => {
 		const a = chatApi();
-		fs.writeFileSync(ledger(), LEDGER);
 		const workbench = vscode.workspace.getConfiguration('workbench.editor');
 		await workbench.update('enablePreview', false, vscode.ConfigurationTarget.Global);
 		try {
-			const key = (await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Chat Writer'))!;
-			await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat');
-			await webviewClick('.follow');
-			await waitFor(async () => (await webviewQuery('.follow[aria-pressed="true"]')).count === 1, 'follow on');
-			await vscode.commands.executeCommand('agentLink.chat.focus');
-			await waitForSteady(() => focused('textarea.prompt-input'), 'the input focused');
-			await type('follow along', 10);
-			await press('Enter');
-			await waitUntil(() => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()), 15_000, 'the edited file shown');
-			await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 15_000, 'the turn');
+			const key = await followAlong(a);
 			await new Promise((r) => setTimeout(r, 1500));
 			assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === ledger()), 'still shown after the write');
 			await a.chatController.closeTab(key);

@@ -44,6 +44,7 @@ import { errorMessage, type Logger } from '../common/log';
 import { ErrorCodes, type ClientCapabilities } from '../common/protocol';
 import type { AgentFeature, RunningAgent } from './agentManager';
 import type { AgentPool } from './agentPool';
+import { tabUris } from './tabs';
 
 /** The workspace-state key of the recent list. */
 export const RECENT_STATE_KEY = 'agentLink.editorState.recentDocuments';
@@ -369,18 +370,6 @@ function checkSession(agent: RunningAgent, sessionId: string): void {
 			`Invalid params: sessionId: unknown session ${JSON.stringify(shown)}; use the id of a session this client created (nes/start or session/new)`,
 		);
 	}
-}
-
-/** The documents a tab shows as text: both sides of a diff (modified first), else its one document. */
-function tabUris(input: unknown): vscode.Uri[] {
-	if (input instanceof vscode.TabInputText) {
-		return [input.uri];
-	}
-	if (input instanceof vscode.TabInputTextDiff) {
-		return [input.modified, input.original];
-	}
-	// Notebooks, custom editors, webviews and terminals are not text documents.
-	return [];
 }
 
 /** `contributes.languages` of every extension, with the shapes checked (a manifest is input too). */

@@ -32,6 +32,7 @@ import { mergeWrite, smallestEdit, writeTextFileParamsSchema } from '../../commo
 import { ErrorCodes, Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentFeature, RunningAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';
+import { tabUris } from '../tabs';
 
 /** What the user answered for a path outside the workspace, per session: allowed or not. */
 type Answers = Map<string, Promise<boolean>>;
@@ -293,11 +294,7 @@ const STRAY_TAB_GRACE_MS = 1000;
  * before.
  */
 async function withoutTabsOpenedFor<T>(uri: vscode.Uri, work: () => Promise<T>, shownOnPurpose: () => boolean): Promise<T> {
-	const shows = (tab: vscode.Tab) => {
-		const input = tab.input;
-		const shown = input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
-		return shown?.toString() === uri.toString();
-	};
+	const shows = (tab: vscode.Tab) => tabUris(tab.input)[0]?.toString() === uri.toString();
 	if (vscode.window.tabGroups.all.some((g) => g.tabs.some(shows))) {
 		return work();
 	}

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import * as vscode from 'vscode';
 import { EditorToolError, MAX_LIST_RESULTS, DEFAULT_BINARY_READ_BYTES, DEFAULT_GLOB_RESULTS, isPathInside, type EditorToolsBackend, type ToolLocation, type ToolRange } from '../../common/editorTools';
+import { tabUris } from '../tabs';
 
 const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
 
@@ -327,8 +328,7 @@ export function vscodeEditorToolsBackend(): EditorToolsBackend {
 			const editors = [];
 			for (const group of vscode.window.tabGroups.all) {
 				for (const tab of group.tabs) {
-					const input = tab.input;
-					const uri = input instanceof vscode.TabInputText ? input.uri : input instanceof vscode.TabInputTextDiff ? input.modified : undefined;
+					const uri = tabUris(tab.input)[0];
 					if (!uri || uri.scheme !== 'file' || seen.has(uri.toString())) {
 						continue;
 					}

@@ -10,87 +10,11 @@ import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { COMPLETION_LIST, COMPLETION_ROWS, GHOST_TEXT, press, query, screenshot, type } from '../browser';
 import { api, repoRoot, waitForState, waitUntil } from '../util';
+import { agent, at, edit, folder, onlyOutcome, openFile, range, received, script, select, shownKind, type Json, type Revision } from './kit';
 
-type Json = Record<string, unknown>;
-type Revision = 'merged' | 'seed';
-const any = z.unknown();
-
-const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
-const at = (line: number, character: number) => ({ line, character });
-const range = (sl: number, sc: number, el: number, ec: number) => ({ start: at(sl, sc), end: at(el, ec) });
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : undefined;
 
 let a: AgentLinkApi;
-let fileCounter = 0;
-
-async function select(name: string): Promise<void> {
-	await vscode.commands.executeCommand('agentLink.selectAgent', name);
-	await waitForState(a, (s) => s.kind === 'ready' && s.name === name);
-	await waitUntil(() => a.nes.current !== undefined && a.nesController.state !== 'off', 10_000, 'the NES session');
-}
-
-async function agent<T = unknown>(method: string, params: Json = {}): Promise<T> {
-	return (await a.agents.readyAgent!.handle.connection.sendRequest(method, params, any)) as T;
-}
-
-interface Entry {
-	suggestions: Json[];
-	at?: { line: number; character: number };
-	uri?: string;
-	triggerKind?: string;
-	delayMs?: number;
-}
-const script = (...entries: Entry[]) => agent('_test/script', { entries });
-
-async function received(): Promise<{ method: string; params: Json }[]> {
-	return agent('_test/received');
-}
-
-/** Waits until the agent got the outcome of `id` and returns every outcome it got for it. */
-async function outcomesOf(id: string, what = `the outcome of ${id}`): Promise<string[]> {
-	let outcomes: string[] = [];
-	await waitUntil(
-		async () => {
-			outcomes = (await received())
-				.filter((r) => (r.method === 'nes/accept' || r.method === 'nes/reject') && r.params.id === id)
-				.map((r) => (r.method === 'nes/accept' ? 'accept' : `reject ${String(r.params.reason ?? 'rejected')}`));
-			return outcomes.length > 0;
-		},
-		10_000,
-		what,
-	);
-	return outcomes;
-}
-
-/** The one outcome of `id`, checked to be the only one (after the rest of the test settled). */
-async function onlyOutcome(id: string): Promise<string> {
-	const outcomes = await outcomesOf(id);
-	assert.equal(outcomes.length, 1, `exactly one outcome for ${id}: ${outcomes.join(', ')}`);
-	return outcomes[0]!;
-}
-
-/** A new file in the workspace with `text`, open and focused, the cursor at `cursor`. */
-async function openFile(text: string, cursor: { line: number; character: number }, ext = 'txt'): Promise<vscode.TextEditor> {
-	const file = vscode.Uri.joinPath(folder(), 'src', `file${++fileCounter}.${ext}`);
-	fs.writeFileSync(file.fsPath, text);
-	const document = await vscode.workspace.openTextDocument(file);
-	const editor = await vscode.window.showTextDocument(document, { preview: false });
-	const position = new vscode.Position(cursor.line, cursor.character);
-	editor.selection = new vscode.Selection(position, position);
-	await waitUntil(() => vscode.window.activeTextEditor?.selection.active.isEqual(position) === true, 5000, 'the cursor');
-	// Clicking would move the cursor; the editor already has the keyboard focus after showTextDocument.
-	await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
-	return editor;
-}
-
-async function shownKind(kind: string, id: string): Promise<void> {
-	// keysReady: the context key the Tab and Escape keybindings test has reached the editor.
-	await waitUntil(
-		() => a.nesController.shown?.presentation.kind === kind && a.nesController.shown.presentation.id === id && a.nesController.keysReady,
-		10_000,
-		`${kind} suggestion ${id} to show`,
-	);
-}
 
 async function ghostVisible(): Promise<string[]> {
 	let texts: string[] = [];
@@ -109,8 +33,6 @@ async function ghostVisible(): Promise<string[]> {
 async function ghostGone(): Promise<void> {
 	await waitUntil(async () => (await query(GHOST_TEXT)).count === 0, 10_000, 'the ghost text to go away');
 }
-
-const edit = (id: string, uri: vscode.Uri, edits: { range: ReturnType<typeof range>; newText: string }[], extra: Json = {}) => ({ kind: 'edit', id, uri: uri.toString(), edits, ...extra });
 
 async function shot(name: string): Promise<void> {
 	if (SHOTS) {
@@ -575,7 +497,7 @@ describe('NES display: the session ends', () => {
 		await press('Alt+Backslash');
 		await shownKind('preview', 'off-1');
 		const agentBefore = a.agents.readyAgent!;
-		const log = () => agentBefore.handle.connection.sendRequest('_test/received', {}, any) as Promise<{ method: string; params: Json }[]>;
+		const log = () => agentBefore.handle.connection.sendRequest('_test/received', {}, z.unknown()) as Promise<{ method: string; params: Json }[]>;
 		await vscode.workspace.getConfiguration('agentLink').update('nes.enabled', false, vscode.ConfigurationTarget.Global);
 		try {
 			await waitUntil(() => a.nesController.state === 'off', 5000, 'NES off');

@@ -21,6 +21,7 @@ import type { ExtensionLog } from '../log';
 import type { ContextRecorder } from './contextRecorder';
 import { documentConverter } from './positionConverter';
 import type { NesSession, NesSessionManager } from './nesSession';
+import { prepareRename, type PendingRename } from './pendingRename';
 import { buildSuggestParams, toEditorCoordinates, withinSize, SUGGEST_COMMAND, type SuggestOutcome } from './suggest';
 import type { ShownSuggestion, Showable, SuggestionView } from './view';
 
@@ -68,6 +69,8 @@ interface Current extends ShownSuggestion {
 	consumed?: boolean;
 	/** Ghost text: the cursor line as it was when shown (or last kept while typing). */
 	lineText?: string;
+	/** A rename: Tab was pressed before the rename provider answered, and waits for it. */
+	renameTabbed?: boolean;
 }
 
 /** Everything tied to one NES session. */
@@ -243,6 +246,9 @@ export class NesController implements vscode.Disposable {
 			if (event.selections.length !== 1 || !at || at.line !== start.line || at.character !== start.character) {
 				this.end('ignored', 'the cursor moved away');
 			}
+		} else if (current && event.selections.length > 1 && event.textEditor.document.uri.toString() === this.shownIn) {
+			// Tab is the editor's with several cursors (package.json): the hint must not stay and promise it.
+			this.end('ignored', 'several cursors');
 		}
 		if (event.textEditor === vscode.window.activeTextEditor && this.applying === 0 && event.kind !== vscode.TextEditorSelectionChangeKind.Command && event.kind !== undefined) {
 			this.endNext();
@@ -551,14 +557,9 @@ export class NesController implements vscode.Disposable {
 				if (!within(p.position)) {
 					return 'the rename position lies outside the document';
 				}
-				const edit = await this.renameEdit(document, p.position, p.newName);
-				if (typeof edit === 'string') {
-					return edit;
-				}
-				const old = document.getText(document.getWordRangeAtPosition(new vscode.Position(p.position.line, p.position.character)));
-				const files = edit.entries().length;
-				const action = `rename ${old || 'symbol'} → ${p.newName}${files > 1 ? ` in ${files} files` : ''}`;
-				return { ...base, renameEdit: edit, hint: `⇥ Tab: ${action}`, action };
+				// Shown before the rename provider answers if it is slow (a language server loading).
+				const rename = await prepareRename(document, p.position, p.newName, (u) => this.inWorkspace(u));
+				return typeof rename === 'string' ? rename : { ...base, ...rename };
 			}
 			case 'searchAndReplace': {
 				const result = findMatches(document.getText(), p.search, p.replace, p.isRegex);
@@ -576,37 +577,23 @@ export class NesController implements vscode.Disposable {
 		}
 	}
 
-	private async renameEdit(document: vscode.TextDocument, position: { line: number; character: number }, newName: string): Promise<vscode.WorkspaceEdit | string> {
-		const at = new vscode.Position(position.line, position.character);
-		try {
-			const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', document.uri, at, newName);
-			if (!edit || edit.size === 0) {
-				return 'no rename provider can rename the symbol there';
-			}
-			for (const [uri] of edit.entries()) {
-				if (uri.scheme !== 'file' || !this.inWorkspace(uri)) {
-					return `the rename would change ${uri.toString()}, outside the workspace folders`;
-				}
-			}
-			return edit;
-		} catch (error) {
-			return `the rename provider refused: ${errorMessage(error)}`;
-		}
-	}
-
 	private show(shown: ShownSuggestion, editor: vscode.TextEditor): void {
 		const p = shown.presentation;
 		const current: Current = p.kind === 'ghost' ? { ...shown, lineText: editor.document.lineAt(p.at.line).text } : shown;
 		this.current = current;
 		this.shownIn = editor.document.uri.toString();
 		this.keysReady = false;
+		// The keys before the hint: the editor takes the two in this order, so no Tab meets the hint
+		// on screen with the key still off.
+		const keys = Promise.all([this.setContext(NesContextKeys.suggestionVisible, p.kind !== 'ghost'), this.updateTabKey()]);
 		this.view.show(shown, editor);
-		void Promise.all([this.setContext(NesContextKeys.suggestionVisible, p.kind !== 'ghost'), this.updateTabKey()]).then(() => {
-			if (this.current === current) {
+		void keys.then(() => {
+			if (this.current?.presentation.id === p.id) {
 				this.keysReady = true;
-				this.shownEmitter.fire(current);
+				this.shownEmitter.fire(this.current);
 			}
 		});
+		void shown.pendingRename?.done.then(() => this.renameSettled(p.id));
 		if (this.lastTimings) {
 			this.lastTimings.shownAt = performance.now();
 		}
@@ -614,6 +601,46 @@ export class NesController implements vscode.Disposable {
 		this.shownEmitter.fire(current);
 		this.updateState();
 		this.closeListInTheWay();
+	}
+
+	/** What shows changes in place (same suggestion, new hint or edit). */
+	private replaceShown(next: Current): void {
+		this.current = next;
+		const editor = vscode.window.activeTextEditor;
+		if (editor && editor.document.uri.toString() === this.shownIn) {
+			this.view.show(next, editor);
+		}
+		this.shownEmitter.fire(next);
+	}
+
+	/** The rename provider answered for the rename showing with no Tab waiting: the usual hint, or it goes. */
+	private renameSettled(id: string): void {
+		const current = this.current;
+		const outcome = current?.pendingRename?.outcome;
+		if (!current?.pendingRename || current.presentation.id !== id || current.renameTabbed || outcome === undefined) {
+			return;
+		}
+		if (typeof outcome === 'string') {
+			this.log.info(`Suggestion ${id} is withdrawn: ${outcome}.`);
+			this.end('ignored', outcome);
+		} else {
+			this.replaceShown({ ...current, renameEdit: outcome, ...current.pendingRename.ready(outcome) });
+		}
+	}
+
+	/**
+	 * Tab on a rename the provider has not answered yet: the hint says it waits, Tab stays ours
+	 * (more Tabs queue behind this one), Escape or typing ends the wait. With its edit, or
+	 * undefined (the user told why) when the provider refused or took too long.
+	 */
+	private async renameOnTab(current: Current, pending: PendingRename): Promise<Current | undefined> {
+		const id = current.presentation.id;
+		this.replaceShown({ ...current, renameTabbed: true, ...pending.tabbed() });
+		const edit = await pending.forTab(this.onDidChangeShown, () => this.current?.presentation.id === id, (why) => {
+			this.log.warn(`Suggestion ${id} is not applied: ${why}.`);
+			this.end('ignored', why);
+		});
+		return edit && { ...current, renameEdit: edit, ...pending.ready(edit) };
 	}
 
 	/**
@@ -728,7 +755,9 @@ export class NesController implements vscode.Disposable {
 		if (!this.current && this.next) {
 			await this.next.answered; // a Tab for the next suggestion
 		}
-		const current = this.current;
+		const shown = this.current;
+		const pending = shown?.renameEdit ? undefined : shown?.pendingRename;
+		const current = shown && pending ? await this.renameOnTab(shown, pending) : shown;
 		const scope = this.scope;
 		if (!current || !scope) {
 			return false;

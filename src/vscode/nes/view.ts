@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import type { Presentation } from '../../common/nes/classify';
 import { observeCompletionList, type CompletionList } from '../../common/nes/completionList';
+import type { PendingRename } from './pendingRename';
 
 export type Showable = Exclude<Presentation, { kind: 'invalid' }>;
 
@@ -24,6 +25,8 @@ export interface ShownSuggestion {
 	readonly action: string;
 	/** For a rename: the edit VS Code's rename provider computed. */
 	readonly renameEdit?: vscode.WorkspaceEdit;
+	/** For a rename shown before the rename provider answered: its answer, on the way. */
+	readonly pendingRename?: PendingRename;
 	/** For a search and replace: the ranges that change and their new text. */
 	readonly replacements?: readonly { readonly range: vscode.Range; readonly newText: string }[];
 }

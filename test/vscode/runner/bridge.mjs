@@ -6,6 +6,9 @@
 //   {type: 'text', delayMs?}                page.keyboard.type
 //   {count: selector, text?: true, visible?: true}  how many elements match (and their text); only
 //                                           the visible ones with `visible`
+//   {pseudoTexts: selector}                 the text CSS puts before and after the visible matches
+//                                           (`::before`/`::after` content, as an editor decoration's
+//                                           contentText is drawn), in document order
 //   {screenshot: absolute .png path, selector?}  a PNG of the page, or of the first match
 //   {click: selector, text?}                a mouse click on the first match (holding `text`, if given)
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
@@ -101,6 +104,21 @@ export async function startBridge(getPage) {
       const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);
       const count = await locator.count();
       return { count, ...(request.text ? { texts: await locator.allTextContents() } : {}) };
+    }
+    if (typeof request.pseudoTexts === 'string') {
+      const texts = await page.evaluate((selector) => {
+        const out = [];
+        for (const e of document.querySelectorAll(selector)) {
+          const box = e.getBoundingClientRect();
+          if (box.width === 0 && box.height === 0) continue;
+          for (const pseudo of ['::before', '::after']) {
+            const content = getComputedStyle(e, pseudo).content;
+            if (content && content !== 'none' && content !== 'normal') out.push(content.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1'));
+          }
+        }
+        return out;
+      }, request.pseudoTexts);
+      return { texts };
     }
     if (typeof request.click === 'string') {
       const matches = page.locator(request.click);

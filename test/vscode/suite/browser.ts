@@ -33,6 +33,11 @@ export async function query(selector: string, options: { visible?: boolean } = {
 	return { count: result.count, texts: result.texts ?? [] };
 }
 
+/** The text CSS puts before and after the visible elements matching `selector` (an editor decoration's contentText). */
+export async function pseudoTexts(selector: string): Promise<string[]> {
+	return (await call<{ texts: string[] }>({ pseudoTexts: selector })).texts;
+}
+
 /** Presses `key` and resolves with the milliseconds until `selector` is visible in the page. */
 export async function pressAndTime(key: string, selector: string): Promise<number> {
 	return (await call<{ ms: number }>({ press: key, waitFor: selector })).ms;
@@ -60,6 +65,9 @@ export async function screenshot(file: string, selector?: string): Promise<void>
 
 /** Ghost text the editor renders (inline completions) in the active editor. */
 export const GHOST_TEXT = '.editor-instance .monaco-editor .ghost-text-decoration, .editor-instance .monaco-editor .ghost-text, .editor-instance .monaco-editor .ghost-text-decoration-preview';
+
+/** Where the editor draws decorations' text (next edit suggestion hints among them): read with {@link pseudoTexts}. */
+export const DECORATION_TEXT = '.editor-instance .monaco-editor .view-lines span';
 
 /** VS Code's completion list (the suggest widget) when open, and its rows (only those scrolled into view). */
 export const COMPLETION_LIST = '.editor-widget.suggest-widget.visible';

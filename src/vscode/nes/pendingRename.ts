@@ -23,7 +23,7 @@ export type RenameOutcome = vscode.WorkspaceEdit | string;
  * How long the provider may take before the hint shows without its edit: a ready provider
  * answers within it, so its hint shows once, final, and a rename it refuses is never shown.
  */
-export const RENAME_GRACE_MS = 150;
+export const RENAME_GRACE_MS = 100;
 /** How long a Tab waits for a rename provider that has not answered yet. */
 export const RENAME_TAB_WAIT_MS = 10_000;
 

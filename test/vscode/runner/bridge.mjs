@@ -14,9 +14,11 @@
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
 //                                           returns the milliseconds in between, the page checked
 //                                           on every animation frame (benchmarks)
-//   {appears: selector, text?, timeoutMs?}  waits until an element matching the selector (and holding
-//                                           `text`, if given) is visible, checked on every animation frame,
-//                                           and returns the page's Date.now() at that frame (benchmarks)
+//   {appears: selector, text?, pseudo?: true, timeoutMs?}  waits until an element matching the selector
+//                                           (and holding `text`, if given; with `pseudo`, in the text CSS puts
+//                                           before or after it, as a decoration's contentText) is visible,
+//                                           checked on every animation frame, and returns the page's
+//                                           Date.now() at that frame (benchmarks)
 //   {webviewCount: selector, text?: true}   the same count (and texts; a form control's value) inside
 //                                           webview pages: the frames nested in the workbench that hold
 //                                           an element #app (the chat page); read only
@@ -91,11 +93,12 @@ export async function startBridge(getPage) {
     if (typeof request.appears === 'string') {
       const timeout = typeof request.timeoutMs === 'number' ? request.timeoutMs : 10_000;
       const handle = await page.waitForFunction(
-        ([selector, text]) => {
-          const shown = [...document.querySelectorAll(selector)].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && (!text || (e.textContent ?? '').includes(text)); });
+        ([selector, text, pseudo]) => {
+          const holds = (e) => !text || (pseudo ? ['::before', '::after'].some((p) => getComputedStyle(e, p).content.includes(text)) : (e.textContent ?? '').includes(text));
+          const shown = [...document.querySelectorAll(selector)].some((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && holds(e); });
           return shown ? Date.now() : false;
         },
-        [request.appears, typeof request.text === 'string' ? request.text : ''],
+        [request.appears, typeof request.text === 'string' ? request.text : '', request.pseudo === true],
         { polling: 'raf', timeout },
       );
       return { at: await handle.jsonValue() };

@@ -43,9 +43,13 @@ export async function pressAndTime(key: string, selector: string): Promise<numbe
 	return (await call<{ ms: number }>({ press: key, waitFor: selector })).ms;
 }
 
-/** Waits until an element matching `selector` (holding `text`) is visible; the page's `Date.now()` at the first frame it was. */
-export async function appearsAt(selector: string, text?: string, timeoutMs = 10_000): Promise<number> {
-	return (await call<{ at: number }>({ appears: selector, ...(text !== undefined ? { text } : {}), timeoutMs })).at;
+/**
+ * Waits until an element matching `selector` (holding `text`; with `pseudo`, in the text CSS puts
+ * before or after it, as a decoration's contentText) is visible; the page's `Date.now()` at the
+ * first frame it was.
+ */
+export async function appearsAt(selector: string, text?: string, timeoutMs = 10_000, options: { pseudo?: boolean } = {}): Promise<number> {
+	return (await call<{ at: number }>({ appears: selector, ...(text !== undefined ? { text } : {}), timeoutMs, ...(options.pseudo ? { pseudo: true } : {}) })).at;
 }
 
 /** Starts a CPU profile of the workbench page, or stops it and writes it to `file` (a .cpuprofile). */

@@ -240,7 +240,7 @@ async function chatAsTheReadmeSays(page) {
 async function chatPageProblems(page) {
   const script = path.join(clone, 'dist', 'webview', 'chat.js');
   await fs.rename(script, `${script}.away`);
-  await runFromPalette(page, 'Agent Link: New Chat');
+  await page.keyboard.press('Control+Alt+J'); // Focus Chat: the chat view, shown
   // The view is loaded again while it waits for a page that does not start (chatController's
   // watch), so the text seen is kept as it was when it matched.
   let seen = '';

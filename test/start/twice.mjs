@@ -324,6 +324,9 @@ try {
   await fs.rm(cache, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
   await fs.rm(browserProfile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
   await fs.rm(clone, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
+  // The browser's own folders go too; with --shots elsewhere nothing of the scratch folder is kept.
+  for (const name of ['browser-xdg-config', 'browser-xdg-cache']) await fs.rm(path.join(scratch, name), { recursive: true, force: true }).catch(() => {});
+  if (values.shots) await fs.rm(scratch, { recursive: true, force: true }).catch(() => {});
 }
 
 log(failures.length ? `${failures.length} check(s) failed; screenshots in ${shots}` : `all checks passed; screenshots in ${shots}`);

@@ -11,7 +11,9 @@
 //   out/test/**.test.js         unit and protocol tests (plain Node)
 //   out/test/vscode/suite/*.js  the suite that runs inside VS Code's extension host
 //   out/bench/*.js              benchmarks
-// Flags: --dev (no minification), --watch, --only=extension[,nes-agent,webview].
+// The bundles marked `ships` are what the packaged extension holds: `npm start`, `npm run package`
+// and the start test tier build them with --shipped, so no list of them is written anywhere else.
+// Flags: --dev (no minification), --watch, --shipped (only what ships), --only=extension[,nes-agent,webview,tests].
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, statSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
 const watch = args.has('--watch');
+const shippedOnly = args.has('--shipped');
 const only = [...args].find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 
 function files(dir, test) {
@@ -84,6 +87,7 @@ const lazyBundles = [
 const builds = [
 	{
 		name: 'extension',
+		ships: true,
 		options: {
 			...common,
 			entryPoints: {
@@ -105,6 +109,7 @@ const builds = [
 	},
 	{
 		name: 'nes-agent',
+		ships: true,
 		options: {
 			...common,
 			entryPoints: { 'nes-agent': join(root, 'src/nes-agent/main.ts') },
@@ -117,6 +122,7 @@ const builds = [
 	},
 	{
 		name: 'webview',
+		ships: true,
 		options: {
 			bundle: true,
 			platform: 'browser',
@@ -158,12 +164,17 @@ const builds = [
 	},
 ];
 
-if (!watch && !only) {
+if (only?.some((name) => !builds.some((b) => b.name === name))) {
+	console.error(`--only: unknown bundle in ${only.join(',')} (the bundles: ${builds.map((b) => b.name).join(', ')})`);
+	process.exit(2);
+}
+
+if (!watch && !only && !shippedOnly) {
 	rmSync(join(root, 'out'), { recursive: true, force: true });
 }
 
 for (const build of builds) {
-	if (only && !only.includes(build.name)) {
+	if ((only && !only.includes(build.name)) || (shippedOnly && !build.ships)) {
 		continue;
 	}
 	if (build.options.entryPoints.length === 0) {

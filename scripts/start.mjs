@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm start`: build the extension, start a real VS Code (the VS Code server bundled with
-// code-server) on 127.0.0.1 with this repository loaded as the extension under development,
-// and print the URL to open in a browser. Ctrl+C stops the server and everything it started.
+// `npm start`: build what the packaged extension ships (scripts/build.mjs --shipped), start a real
+// VS Code (the VS Code server bundled with code-server) on 127.0.0.1 with this repository loaded as
+// the extension under development, and print the URL to open in a browser. Ctrl+C stops the server
+// and everything it started. The first start on a machine installs that VS Code into the cache
+// (minutes, with its progress printed); every later start, from any clone, uses it from there.
 //
 // Without --folder it opens a new copy of samples/try-agent-link, as shipped, on every start (the
 // browser saves as you type, so a kept copy would no longer match its README; --keep-sample
@@ -25,14 +27,13 @@
 // Why a new folder each time rather than the same one refreshed: the web workbench keeps what was
 // open per folder in the browser (IndexedDB, keyed by the folder's URI), so the same folder would
 // reopen the last session's editors instead of the README. A new folder is a new workspace.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { REPO_ROOT, cacheRoot, isPortFree, freePort, log } from '../test/vscode/runner/common.mjs';
+import { REPO_ROOT, cacheRoot, isPortFree, freePort, log, runCommand } from '../test/vscode/runner/common.mjs';
 import { ensureDependencies } from './bootstrap.mjs';
 import { ensureVSCode } from '../test/vscode/runner/install.mjs';
 import { remoteUri, startServer, workbenchUrl } from '../test/vscode/runner/run.mjs';
@@ -58,16 +59,15 @@ if (values.help) {
   process.exit(0);
 }
 
-/** Installs the npm dependencies on a fresh clone, then builds the extension bundle. */
+/**
+ * Installs the npm dependencies on a fresh clone, then builds what the packaged extension ships
+ * (build.mjs --shipped: the extension, the NES agent and the chat page), nothing less.
+ */
 async function build() {
-  ensureDependencies();
-  log('building the extension');
-  const code = await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--only=extension,nes-agent'], { cwd: REPO_ROOT, stdio: 'inherit' });
-    child.on('error', reject);
-    child.on('exit', (c) => resolve(c ?? 1));
-  });
-  if (code !== 0) throw new Error(`the build failed (exit ${code})`);
+  await ensureDependencies();
+  log('building the extension, the NES agent and the chat page');
+  const { code, signal } = await runCommand(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--shipped'], { cwd: REPO_ROOT, echo: true });
+  if (code !== 0) throw new Error(`the build failed (exit ${code ?? signal})`);
 }
 
 // Copies of the sample kept (the newest is the one --keep-sample reopens); older ones are removed.

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureDependencies } from './bootstrap.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-ensureDependencies();
+await ensureDependencies();
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',') ?? fallback;
 const tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode', 'start']);
 const targets = arg('target', ['min', 'latest']);

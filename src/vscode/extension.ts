@@ -159,7 +159,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	// A window without a folder keeps its chats in the extension's global storage.
 	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
 	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
-	const chatView = new ChatViewProvider(context.extensionUri, () => chatController);
+	// Running from its source (a development host, tests), the chat view tells how to build a page that is missing.
+	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, context.extensionMode !== vscode.ExtensionMode.Production);
 	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges }, openctx);
 	chatControllerRef = chatController;
 	// The history picker is loaded from dist/history-picker.js the first time it is shown.

@@ -1,22 +1,27 @@
 #!/usr/bin/env node
-// `npm start` as a person meets it, twice: runs scripts/start.mjs, opens the URL it prints in
-// Chromium (the same browser profile and port both times, as a person's browser would be), and
-// checks that the sample workspace opens as shipped with its README showing. In between, it edits
-// a file of the sample and saves it, the way the first try leaves it. A third start with
-// --keep-sample must reopen that copy with the change.
+// `npm start` as a person meets it on a fresh clone, twice: copies the repository as a clone has it
+// (no dist/, no out/: nothing an earlier build left), runs its scripts/start.mjs, opens the URL it
+// prints in Chromium (the same browser profile and port each time, as a person's browser would be),
+// and checks that the sample workspace opens as shipped with its README showing. In between, it
+// edits a file of the sample and saves it, the way the first try leaves it, then chats as the
+// sample's README says: Agent Link: New Chat from the palette, its prompt typed, Enter, the example
+// agent's answer and its permission prompt, allowed with Enter. The second start, after its own
+// edit, takes the chat page's script away and then breaks it: the chat view must say what is wrong
+// and how to build it. A third start with --keep-sample must reopen that copy with the change.
 //
 //   node test/start/twice.mjs [--target latest|min] [--shots <dir>]
 //
 // Its own cache (AGENT_LINK_TEST_CACHE) with links to the VS Code installs of the usual one, so
 // your start profile and sample copies are left alone. Screenshots go to --shots (default: a
 // temporary folder, printed). Exit code 0 when every check passes.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { ensureDependencies } from '../../scripts/bootstrap.mjs';
 import { REPO_ROOT, cacheRoot, freePort, log } from '../vscode/runner/common.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../vscode/runner/run.mjs';
 
@@ -32,6 +37,7 @@ for (const name of await fs.readdir(cacheRoot()).catch(() => [])) {
   if (/^(code-server-|node-)/.test(name)) await fs.symlink(path.join(cacheRoot(), name), path.join(cache, name));
 }
 const browserProfile = path.join(scratch, 'browser');
+const clone = path.join(scratch, 'agent-link');
 const port = await freePort();
 const shipped = (/** @type {string} */ relative) => readFileSync(path.join(REPO_ROOT, 'samples', 'try-agent-link', relative), 'utf8');
 
@@ -58,8 +64,8 @@ async function until(condition, what, timeoutMs = 60_000) {
  * @param {(page: import('playwright-core').Page, folder: string) => Promise<void>} use
  */
 async function start(args, use) {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'start.mjs'), '--port', String(port), '--target', target, ...args], {
-    cwd: REPO_ROOT,
+  const child = spawn(process.execPath, [path.join(clone, 'scripts', 'start.mjs'), '--port', String(port), '--target', target, ...args], {
+    cwd: clone,
     env: { ...process.env, AGENT_LINK_TEST_CACHE: cache },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -146,12 +152,128 @@ async function appendAndSave(/** @type {import('playwright-core').Page} */ page,
   await page.keyboard.press('Control+S');
 }
 
+/**
+ * Copies the repository into `into` as a clone has it: the files git tracks, with this working
+ * tree's changes and new files, and nothing it ignores (no dist/, out/ or node_modules/), so no
+ * earlier build can stand in for what `npm start` builds. Times are kept (bootstrap.mjs compares
+ * package-lock.json's with node_modules'); node_modules is linked, not installed again.
+ * @param {string} into
+ */
+async function cloneRepository(into) {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  for (const relative of new Set(listed.split('\0').filter(Boolean))) {
+    const from = path.join(REPO_ROOT, relative);
+    if (!existsSync(from)) continue; // deleted in the working tree
+    await fs.mkdir(path.dirname(path.join(into, relative)), { recursive: true });
+    await fs.cp(from, path.join(into, relative), { preserveTimestamps: true, verbatimSymlinks: true });
+  }
+  await fs.symlink(path.join(REPO_ROOT, 'node_modules'), path.join(into, 'node_modules'), 'dir');
+}
+
+/** Runs a command as a person does: F1, its title typed, Enter once it is the chosen row. */
+async function runFromPalette(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ title) {
+  await page.keyboard.press('F1');
+  // Keys typed before the palette's input has the keyboard would go elsewhere.
+  await until(() => page.locator('.quick-input-widget input:focus').isVisible(), 'the command palette holding the keyboard', 15_000);
+  await page.keyboard.type(title, { delay: 20 });
+  // Enter runs the focused row: while the palette still filters, that may be another command.
+  await until(async () => (await page.locator('.quick-input-widget .monaco-list-row.focused').allTextContents()).join(' ').includes(title.replace(/^.*?: /, '')), `${title} chosen in the palette`, 15_000);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * What the chat view's page holds: for each frame of the workbench with a chat page (or the page
+ * shown in its place), the text of the elements matching `selector` as shown (innerText: nothing
+ * hidden). Frames come and go as webviews load: one that goes while asked is skipped.
+ * @param {import('playwright-core').Page} page
+ * @param {string} selector
+ */
+async function inChat(page, selector) {
+  /** @type {string[]} */
+  const texts = [];
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    texts.push(...(await frame.evaluate((sel) => (document.getElementById('app') || document.getElementById('page-problem')
+      ? [...document.querySelectorAll(sel)].map((e) => (e instanceof HTMLElement ? e.innerText : e.textContent ?? ''))
+      : []), selector).catch(() => [])));
+  }
+  return texts;
+}
+
+/** The prompt the sample's README suggests for the chat (`Type anything, for example \`…\``). */
+function readmePrompt() {
+  const prompt = /for example `([^`]+)`, and press \*\*Enter\*\*/.exec(shipped('README.md'))?.[1];
+  if (!prompt) throw new Error('the sample README names no prompt to type (for example `…`, and press **Enter**)');
+  return prompt;
+}
+
+/**
+ * The sample README's chat, with real keys: New Chat from the palette, its prompt typed and sent
+ * with Enter, the example agent's answer and permission prompt, allowed with Enter.
+ * @param {import('playwright-core').Page} page
+ */
+async function chatAsTheReadmeSays(page) {
+  const prompt = readmePrompt();
+  await runFromPalette(page, 'Agent Link: New Chat');
+  await until(async () => (await inChat(page, 'textarea.prompt-input:focus')).length > 0, 'the chat input holding the keyboard', 60_000);
+  await page.keyboard.type(prompt, { delay: 20 });
+  await page.keyboard.press('Enter');
+  await until(async () => (await inChat(page, '.entry-user')).some((t) => t.includes(prompt)), 'the prompt in the chat', 30_000);
+  await until(async () => (await inChat(page, '.entry-agent')).join(' ').includes("I'll help you with that"), "the example agent's answer", 60_000);
+  await until(async () => (await inChat(page, '.permission.pending .permission-option')).length === 2, 'its permission prompt', 60_000);
+  await page.screenshot({ path: path.join(shots, '3-first-start-chat.png') });
+  const options = await inChat(page, '.permission.pending .permission-option');
+  check(options.some((t) => t.includes('Allow')), `first start: the chat shows the example agent's answer and asks permission (${options.join(', ')})`);
+  // The prompt ignores keys for its first half second (a stray Enter must not allow); then Enter allows.
+  await until(async () => (await inChat(page, '.permission.pending .permission-option:focus')).length > 0, 'the focus on Allow', 15_000);
+  await new Promise((r) => setTimeout(r, 800));
+  await page.keyboard.press('Enter');
+  let answered = true;
+  await until(async () => (await inChat(page, '.entry-agent')).join(' ').includes('successfully updated'), 'the turn allowed to its end', 30_000).catch(() => (answered = false));
+  check(answered, 'first start: Enter allows the change and the turn ends');
+}
+
+/**
+ * With the chat page's script missing, then broken, the chat view says so and how to build it.
+ * @param {import('playwright-core').Page} page
+ */
+async function chatPageProblems(page) {
+  const script = path.join(clone, 'dist', 'webview', 'chat.js');
+  await fs.rename(script, `${script}.away`);
+  await page.keyboard.press('Control+Alt+J'); // Focus Chat: the chat view, shown
+  // The view is loaded again while it waits for a page that does not start (chatController's
+  // watch), so the text seen is kept as it was when it matched.
+  let seen = '';
+  const says = (/** @type {RegExp} */ pattern) => async () => pattern.test((seen = (await inChat(page, '#page-problem')).join('\n')));
+  let said = true;
+  await until(says(/dist\/webview\/chat\.js is missing[\s\S]*npm run build/), 'the chat view saying its script is missing', 60_000).catch(() => (said = false));
+  await page.screenshot({ path: path.join(shots, '5-chat-not-built.png') });
+  check(said, `without dist/webview/chat.js: the chat view names it and npm run build (it says: ${JSON.stringify(seen)})`);
+  // A script that stops with an error: the page's own notice shows after a moment. Hiding the view
+  // and showing it again (Ctrl+B twice) loads it again, its files checked again.
+  await fs.writeFile(script, "throw new Error('stopped on purpose by the start tier');\n");
+  await page.keyboard.press('Control+B');
+  await until(async () => !(await page.locator('.part.sidebar').isVisible()), 'the side bar hidden', 15_000);
+  await page.keyboard.press('Control+B');
+  said = true;
+  // (While the page does not start, the chat's watch loads it again twice, 5 s apart, and each load
+  // hides the notice for its first 3 s: on a loaded machine it may show only after the last.)
+  await until(says(/did not start[\s\S]*dist\/webview\/chat\.js[\s\S]*npm run build/), 'the chat view saying its script did not start', 90_000).catch(() => (said = false));
+  await page.screenshot({ path: path.join(shots, '6-chat-not-started.png') });
+  check(said, `a chat script that stops with an error: the chat view says it did not start and how to build it (it says: ${JSON.stringify(seen)})`);
+  await fs.rm(script, { force: true });
+  await fs.rename(`${script}.away`, script);
+}
+
 let firstFolder = '';
 let secondFolder = '';
 const EDIT_1 = ' // changed in the first try';
 const EDIT_2 = ' // changed in the second try';
 try {
   log(`VS Code ${target}, port ${port}, screenshots in ${shots}`);
+  await ensureDependencies(); // the copy links this repository's node_modules
+  await cloneRepository(clone);
+  check(!existsSync(path.join(clone, 'dist')) && !existsSync(path.join(clone, 'out')), `a copy of the repository as cloned, without dist/ or out/ (${clone})`);
 
   await start([], async (page, folder) => {
     firstFolder = folder;
@@ -163,6 +285,7 @@ try {
     await until(() => readFileSync(path.join(folder, 'src', 'cart.ts'), 'utf8').includes(EDIT_1), 'the edit saved', 15_000);
     await page.screenshot({ path: path.join(shots, '2-first-start-edited.png') });
     check(true, 'first start: src/cart.ts edited and saved, left open');
+    await chatAsTheReadmeSays(page);
   });
 
   await start(['--skip-build'], async (page, folder) => {
@@ -171,13 +294,16 @@ try {
     check(readFileSync(path.join(folder, 'src', 'cart.ts'), 'utf8') === shipped('src/cart.ts'), 'second start: src/cart.ts as shipped (the first try\'s edit is not in it)');
     let readme = true;
     await until(() => readmeShowing(page), 'the README on the second start').catch(() => (readme = false));
-    await page.screenshot({ path: path.join(shots, '3-second-start.png') });
+    await page.screenshot({ path: path.join(shots, '4-second-start.png') });
     check(readme, 'second start: the README showing');
     const tabs = await page.locator('.tabs-container [role="tab"]').allTextContents();
     check(!tabs.some((t) => t.includes('cart.ts')), `second start: the first try's editors are not restored (tabs: ${tabs.join(', ')})`);
     await openFile(page, 'src/settings.js');
     await appendAndSave(page, 2, EDIT_2);
     await until(() => readFileSync(path.join(folder, 'src', 'settings.js'), 'utf8').includes(EDIT_2), 'the edit saved', 15_000);
+    // The extension host is up by now (the README's preview is drawn by an extension): the chat
+    // view answers at once.
+    await chatPageProblems(page);
   });
 
   await start(['--skip-build', '--keep-sample'], async (page, folder) => {
@@ -188,7 +314,7 @@ try {
     const shown = async () => (await lines()).includes(EDIT_2.trim());
     let restored = true;
     await until(shown, 'settings.js with the change, restored', 30_000).catch(() => (restored = false));
-    await page.screenshot({ path: path.join(shots, '4-keep-sample.png') });
+    await page.screenshot({ path: path.join(shots, '7-keep-sample.png') });
     check(restored, '--keep-sample: the editor left open shows the change');
   });
 } catch (error) {
@@ -197,6 +323,10 @@ try {
 } finally {
   await fs.rm(cache, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
   await fs.rm(browserProfile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
+  await fs.rm(clone, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
+  // The browser's own folders go too; with --shots elsewhere nothing of the scratch folder is kept.
+  for (const name of ['browser-xdg-config', 'browser-xdg-cache']) await fs.rm(path.join(scratch, name), { recursive: true, force: true }).catch(() => {});
+  if (values.shots) await fs.rm(scratch, { recursive: true, force: true }).catch(() => {});
 }
 
 log(failures.length ? `${failures.length} check(s) failed; screenshots in ${shots}` : `all checks passed; screenshots in ${shots}`);

@@ -8,7 +8,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { missingFilesProblem, notStartedProblem, problemText, type PageOrigin } from '../../common/chatPageProblem';
+import type { Logger } from '../../common/log';
 import type { ChatController } from './chatController';
+import { missingPageFiles, problemHtml, problemPage } from './chatPage';
 
 export const CHAT_VIEW_ID = 'agentLink.chatView';
 const CHAT_PANEL_TYPE = 'agentLink.chatEditor';
@@ -17,11 +20,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	private view: vscode.WebviewView | undefined;
 	private readonly panels = new Set<vscode.WebviewPanel>();
 	private readonly viewReady: { promise: Promise<void>; resolve: () => void };
+	/** Pages showing that the page's files are missing: loaded again (the files checked again) when shown again. */
+	private readonly broken = new WeakSet<vscode.Webview>();
+	/** The last missing-files problem logged, so a page loaded again does not repeat it. */
+	private loggedProblem: string | undefined;
+	private readonly origin: PageOrigin;
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
 		private readonly controller: () => ChatController,
+		private readonly log: Logger,
+		fromSource: boolean,
 	) {
+		this.origin = { fromSource, folder: extensionUri.scheme === 'file' ? extensionUri.fsPath : extensionUri.toString() };
 		let resolve!: () => void;
 		this.viewReady = { promise: new Promise<void>((r) => (resolve = r)), resolve };
 	}
@@ -30,8 +41,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		this.view = view;
 		this.setUp(view.webview, 'view');
 		const connection = this.controller().attach(view.webview, () => view.visible, view.onDidChangeVisibility, () => this.load(view.webview, 'view'));
+		const recheck = view.onDidChangeVisibility(() => this.loadIfBroken(view.webview, view.visible, 'view'));
 		view.onDidDispose(() => {
 			connection.dispose();
+			recheck.dispose();
 			if (this.view === view) {
 				this.view = undefined;
 			}
@@ -45,9 +58,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.svg');
 		this.setUp(panel.webview, 'editor');
 		const connection = this.controller().attach(panel.webview, () => panel.visible, panel.onDidChangeViewState, () => this.load(panel.webview, 'editor'));
+		const recheck = panel.onDidChangeViewState(() => this.loadIfBroken(panel.webview, panel.visible, 'editor'));
 		this.panels.add(panel);
 		panel.onDidDispose(() => {
 			connection.dispose();
+			recheck.dispose();
 			this.panels.delete(panel);
 		});
 		return panel;
@@ -81,9 +96,33 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		this.load(webview, where);
 	}
 
-	/** Loads the page (again): the html differs each time (its nonce), so the webview reloads it. */
+	/** A page shown again that said its files were missing: they may have been built since. */
+	private loadIfBroken(webview: vscode.Webview, visible: boolean, where: 'view' | 'editor'): void {
+		if (visible && this.broken.has(webview)) {
+			this.load(webview, where);
+		}
+	}
+
+	/**
+	 * Loads the page (again): the html differs each time (its nonce), so the webview reloads it. A
+	 * page whose files are missing says so instead, and what brings them back.
+	 */
 	private load(webview: vscode.Webview, where: 'view' | 'editor'): void {
-		webview.html = chatHtml(webview, this.extensionUri, where);
+		const missing = missingPageFiles(this.extensionUri);
+		if (missing.length === 0) {
+			this.broken.delete(webview);
+			this.loggedProblem = undefined;
+			webview.html = chatHtml(webview, this.extensionUri, where, this.origin);
+			return;
+		}
+		const problem = missingFilesProblem(missing, this.origin);
+		const text = problemText(problem);
+		if (text !== this.loggedProblem) {
+			this.log.error(`Chat: ${text}`);
+			this.loggedProblem = text;
+		}
+		this.broken.add(webview);
+		webview.html = problemPage(webview, this.extensionUri, problem, where);
 	}
 
 	dispose(): void {
@@ -93,8 +132,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	}
 }
 
-/** The page: its styles, its script, and nothing else; everything it shows is built by the script. */
-export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, where: 'view' | 'editor'): string {
+/**
+ * The page: its styles, its script, and nothing else; everything it shows is built by the script,
+ * which first removes the notice that it did not start (shown only if it is still there after a moment).
+ */
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, where: 'view' | 'editor', origin: PageOrigin): string {
 	const nonce = randomBytes(18).toString('base64');
 	const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
 	const csp = [
@@ -120,6 +162,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, wher
 <title>Agent Link Chat</title>
 </head>
 <body data-where="${where}">
+${problemHtml(notStartedProblem(origin), true)}
 <div id="app"></div>
 <script type="module" nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>
 </body>

@@ -634,3 +634,5 @@ class ChatPage {
 }
 
 new ChatPage(document.getElementById('app')!);
+// The page runs: the notice that it did not start (the host puts it in every page) goes.
+document.getElementById('page-problem')?.remove();

@@ -6,6 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { lineSplitter, stampLines } from './progress.mjs';
+
 /** Folder of this file. */
 export const RUNNER_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -13,12 +15,20 @@ export const RUNNER_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(RUNNER_DIR, '..', '..', '..');
 
 /**
- * Prints one progress line to stderr (stdout is reserved for test output).
+ * Prints a progress message to stderr (stdout is reserved for test output), each line stamped.
  * @param {...unknown} args
  */
 export function log(...args) {
-  const stamp = new Date().toISOString().slice(11, 19);
-  process.stderr.write(`[vscode-test ${stamp}] ${args.map(String).join(' ')}\n`);
+  process.stderr.write(stampLines(args.map(String).join(' ')));
+}
+
+/**
+ * A function to feed a child process's output to: each line is printed on stderr with its own
+ * stamp, the time it arrived.
+ * @returns {((chunk: Buffer | string) => void) & { flush: () => void }}
+ */
+export function stampedEcho() {
+  return lineSplitter((line) => process.stderr.write(stampLines(line)));
 }
 
 /**
@@ -35,26 +45,35 @@ export function cacheRoot() {
 
 /**
  * Runs a command, collecting its combined output; resolves with the exit code and output.
+ * `echo` prints each line of it as it comes (stamped), `onLine` is given each line as it comes.
  * @param {string} command
  * @param {string[]} args
- * @param {import('node:child_process').SpawnOptions & { echo?: boolean }} [options]
+ * @param {import('node:child_process').SpawnOptions & { echo?: boolean, onLine?: (line: string) => void }} [options]
  * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, output: string }>}
  */
 export function runCommand(command, args, options = {}) {
-  const { echo = false, ...spawnOptions } = options;
+  const { echo = false, onLine, ...spawnOptions } = options;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'] });
     /** @type {Buffer[]} */
     const chunks = [];
-    /** @param {Buffer} chunk */
-    const onData = (chunk) => {
-      chunks.push(chunk);
-      if (echo) process.stderr.write(chunk);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
+    // stdout and stderr each split into lines of their own, so the two never mix within a line
+    const streams = [child.stdout, child.stderr].map((stream) => {
+      const lines = lineSplitter((line) => {
+        if (echo) process.stderr.write(stampLines(line));
+        onLine?.(line);
+      });
+      stream?.on('data', (/** @type {Buffer} */ chunk) => {
+        chunks.push(chunk);
+        lines(chunk);
+      });
+      return lines;
+    });
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, output: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', (code, signal) => {
+      for (const lines of streams) lines.flush();
+      resolve({ code, signal, output: Buffer.concat(chunks).toString('utf8') });
+    });
   });
 }
 

@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { cacheRoot, log, runCommand, tail, which } from './common.mjs';
+import { InstallProgress, folderBytes, formatMegabytes } from './progress.mjs';
 
 /**
  * @typedef {'min' | 'latest'} Target
@@ -146,6 +147,27 @@ async function withLock(lockFile, fn) {
   }
 }
 
+/** How often an install in progress says how far it is. */
+const PROGRESS_EVERY_MS = 10_000;
+
+/**
+ * Calls `report` every {@link PROGRESS_EVERY_MS}, never two at once; the returned function stops it
+ * (and waits for a report under way).
+ * @param {() => Promise<void>} report
+ * @returns {() => Promise<void>}
+ */
+function tickProgress(report) {
+  /** @type {Promise<void> | undefined} */
+  let running;
+  const timer = setInterval(() => {
+    running ??= report().catch(() => {}).finally(() => (running = undefined));
+  }, PROGRESS_EVERY_MS);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
 /**
  * Installs `spec` with npm into `dir` (a private throwaway package), writing the marker only on success.
  * If `dir` exists without the marker (half-finished install) it is wiped and redone.
@@ -165,8 +187,10 @@ async function npmInstallOnce({ dir, spec, label, nodeBinary, env = {}, check })
     await fs.writeFile(path.join(dir, 'package.json'),
       `${JSON.stringify({ name: 'agent-link-test-cache', private: true, description: label }, null, 2)}\n`);
     const started = Date.now();
-    log(`${label}: npm install ${spec} into ${dir} (node ${nodeBinary}) ...`);
-    const tick = setInterval(() => log(`${label}: still installing (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+    log(`${label}: npm install ${spec} into ${dir} (node ${nodeBinary}); this takes minutes, once: later starts use it from there`);
+    const progress = new InstallProgress();
+    const seconds = () => (Date.now() - started) / 1000;
+    const stopTicking = tickProgress(() => folderBytes(dir).then((bytes) => log(`${label}: ${progress.summary(seconds(), bytes)}`)));
     let result;
     try {
       result = await runCommand(nodeBinary, [npmCli(), 'install', spec, '--prefix', dir,
@@ -176,19 +200,25 @@ async function npmInstallOnce({ dir, spec, label, nodeBinary, env = {}, check })
           ...env,
           // scripts (postinstall, node-gyp) must run on the same node as npm
           PATH: `${path.dirname(nodeBinary)}${path.delimiter}${process.env.PATH ?? ''}`,
+          // each package fetched is a line (the nested install of code-server's postinstall too): the progress counts them
+          npm_config_loglevel: 'http',
         }),
         echo: process.env.AGENT_LINK_TEST_VERBOSE === '1',
+        onLine: (line) => {
+          const step = progress.feed(line);
+          if (step) log(`${label}: ${Math.round(seconds())} s: ${step}`);
+        },
       });
     } finally {
-      clearInterval(tick);
+      await stopTicking();
     }
     await fs.writeFile(path.join(dir, 'install.log'), result.output);
     if (result.code !== 0 || !check()) {
       throw new Error(`${label}: npm install ${spec} failed (exit ${result.code ?? result.signal}); full log in ${path.join(dir, 'install.log')}\n`
         + `--- npm output (tail) ---\n${tail(result.output, 80)}`);
     }
-    await fs.writeFile(marker, `${JSON.stringify({ spec, installedAt: new Date().toISOString(), seconds: (Date.now() - started) / 1000 }, null, 2)}\n`);
-    log(`${label}: installed in ${Math.round((Date.now() - started) / 1000)} s`);
+    await fs.writeFile(marker, `${JSON.stringify({ spec, installedAt: new Date().toISOString(), seconds: seconds() }, null, 2)}\n`);
+    log(`${label}: installed in ${Math.round(seconds())} s (${formatMegabytes(await folderBytes(dir))}; ${progress.counts()})`);
     return true;
   });
 }

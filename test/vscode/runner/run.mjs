@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 
-import { REPO_ROOT, RUNNER_DIR, freePort, isPortFree, killGroup, log, signalGroup, tail, waitForHttp } from './common.mjs';
+import { REPO_ROOT, RUNNER_DIR, freePort, isPortFree, killGroup, log, signalGroup, stampedEcho, tail, waitForHttp } from './common.mjs';
 import { startBridge } from './bridge.mjs';
 import { ensureVSCode } from './install.mjs';
 
@@ -201,14 +201,14 @@ async function startServerOnce(options, port) {
   let exited = false;
   /** @type {Promise<number | null>} resolves with the server's exit code when it exits */
   const exitPromise = new Promise((resolve) => child.on('exit', (code) => { exited = true; resolve(code); }));
-  /** @param {Buffer} chunk */
-  const collect = (chunk) => {
+  /** @param {ReturnType<typeof stampedEcho> | undefined} echo */
+  const collect = (echo) => (/** @type {Buffer} */ chunk) => {
     output.push(chunk.toString('utf8'));
     if (output.length > 2000) output.splice(0, output.length - 2000);
-    if (options.echo) process.stderr.write(chunk);
+    echo?.(chunk);
   };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
+  child.stdout.on('data', collect(options.echo ? stampedEcho() : undefined));
+  child.stderr.on('data', collect(options.echo ? stampedEcho() : undefined));
   // Last resort if this process dies without tearing down.
   const onExit = () => signalGroup(pgid, 'SIGKILL');
   process.on('exit', onExit);

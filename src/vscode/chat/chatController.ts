@@ -1078,7 +1078,11 @@ export class ChatController implements vscode.Disposable {
 	// --- State to the pages ---
 
 	private apply(tab: ChatTab, event: Parameters<Transcript['apply']>[0]): void {
-		if (tab.transcript.apply(event)) {
+		const changed = tab.transcript.apply(event);
+		for (const id of tab.transcript.takeReusedToolCallIds()) {
+			this.log.warn(`Chat ${tab.key}: ${tab.agentName} used the tool call id ${JSON.stringify(id.slice(0, 200))} of an earlier turn again; it is shown as a new tool call of this turn.`);
+		}
+		if (changed) {
 			this.flushSoon();
 			if (!tab.closed) {
 				this.saveSoon(tab, event.type === 'turn_ended' || event.type === 'turn_failed' || event.type === 'conversation_ended');

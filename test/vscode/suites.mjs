@@ -123,6 +123,9 @@ function chatPanelAgents(ctx) {
 				text(' All green.'),
 			],
 		}),
+		// Asks for a sign-in two seconds after the prompt (session/prompt answers -32000): the sign-in card
+		// takes the keyboard only if the page has it.
+		'Chat Late Sign-in': ctx.fixtureAgent('well-behaved.mjs', { promptAuthRequired: true, delayMethods: { 'session/prompt': 2000 }, authMethods: [{ id: 'login', name: 'Log in' }], chatTurn: [text('Signed in.')] }),
 		'Chat Variants': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code', description: 'Edits files' }] } },
 			chatTurn: [

@@ -9,6 +9,7 @@ import { TranscriptMirror, type TranscriptPatch } from '../../common/chat/transc
 import { Composer, type Draft } from './composer';
 import { h, icon } from './dom';
 import { EntryView, type EntryActions } from './entries';
+import { focusInPage, pageHasKeyboard } from './focus';
 import { Host, type HostNotification } from './host';
 import { TerminalViews, type TerminalState } from './terminals';
 
@@ -158,10 +159,12 @@ class ChatPage {
 				break;
 			case HostNotifications.focusInput.method:
 				// Asked only if the page has the keyboard, and it has not: the host shows the chat.
-				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !document.hasFocus()) {
+				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !pageHasKeyboard()) {
 					this.host.send(PageCommands.showChat, {});
 					break;
 				}
+				// Without the keyboard the page waits for VS Code to give it (showing the chat focuses
+				// it): taking it here would take it from wherever the user is.
 				this.composer.focus();
 				this.inputWantedUntil = performance.now() + INPUT_FOCUS_GRACE_MS;
 				break;
@@ -264,7 +267,20 @@ class ChatPage {
 		return this.state?.tabs.find((t) => t.sessionKey === this.shown);
 	}
 
+	/** Draws the tabs again; a tab (or its close button) that had the keyboard has it again after. */
 	private renderTabs(): void {
+		const focused = document.activeElement instanceof HTMLElement && this.tabList.contains(document.activeElement) ? document.activeElement : undefined;
+		const focusedKey = focused?.closest('.tab')?.querySelector<HTMLElement>('.tab-button')?.dataset.key;
+		this.drawTabs();
+		if (focusedKey !== undefined) {
+			// The tab closed: the keyboard goes to the tab shown now.
+			const button = this.tabButton(focusedKey);
+			const target = button && focused?.classList.contains('tab-close') ? button.parentElement?.querySelector<HTMLElement>('.tab-close') : (button ?? (this.shown !== undefined ? this.tabButton(this.shown) : null));
+			focusInPage(target);
+		}
+	}
+
+	private drawTabs(): void {
 		const tabs = this.state?.tabs ?? [];
 		this.tabList.replaceChildren(
 			...tabs.map((tab) => {
@@ -281,7 +297,7 @@ class ChatPage {
 						{
 							class: 'tab-button',
 							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
-							on: { click: () => this.select(tab.sessionKey) },
+							on: { click: (event) => this.onTabClick(tab.sessionKey, event) },
 						},
 						asking
 							? icon('shield', 'tab-state')
@@ -312,6 +328,24 @@ class ChatPage {
 		this.renderChrome();
 	}
 
+	/**
+	 * A tab chosen with the mouse: the keyboard goes to its input, so typing goes on there (the
+	 * button clicked is drawn again, which would leave the keyboard on the page's body). Chosen
+	 * with the keyboard (Enter or Space on the tab, `detail` 0), the keyboard stays on the tab.
+	 */
+	private onTabClick(key: string, event: MouseEvent): void {
+		this.select(key);
+		if (event.detail === 0 || this.composer.element.hidden) {
+			focusInPage(this.tabButton(key));
+		} else {
+			this.composer.focus();
+		}
+	}
+
+	private tabButton(key: string): HTMLElement | null {
+		return this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
+	}
+
 	private onTabKey(event: KeyboardEvent): void {
 		const tabs = this.state?.tabs ?? [];
 		const index = tabs.findIndex((t) => t.sessionKey === this.shown);
@@ -332,7 +366,7 @@ class ChatPage {
 		if (target) {
 			event.preventDefault();
 			this.select(target.sessionKey);
-			this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(target.sessionKey)}"]`)?.focus();
+			focusInPage(this.tabButton(target.sessionKey));
 		}
 	}
 
@@ -419,8 +453,10 @@ class ChatPage {
 			const pending = entry.kind === 'tool_call' && entry.permission?.state === 'pending';
 			// A new permission prompt takes the focus when the user is not typing; its buttons ignore
 			// input for half a second, so a stray Enter cannot approve.
+			// Only while the page has the keyboard (focus.ts): an answer, or the turn ending, after the
+			// user moved to the command palette or an editor leaves the keyboard there.
 			if (pending && !wasAsking && document.activeElement === this.composer.input && this.composer.input.value === '') {
-				view.element.querySelector<HTMLElement>('.permission-option')?.focus();
+				focusInPage(view.element.querySelector<HTMLElement>('.permission-option'));
 			} else if (!pending && wasAsking && view.element.contains(document.activeElement) === false && document.activeElement === document.body) {
 				this.composer.focus();
 			}
@@ -597,7 +633,7 @@ class ChatPage {
 		}
 		draw();
 		if (hadFocus || focus.always) {
-			section.querySelector<HTMLElement>(focus.focus)?.focus();
+			focusInPage(section.querySelector<HTMLElement>(focus.focus));
 		}
 	}
 

@@ -4,8 +4,8 @@
 // test/vscode/suite/browser.ts calls it. Only a fixed set of operations, one JSON object per POST:
 //   {keys: ['Tab', 'Escape', ...]}          page.keyboard.press, one after the other
 //   {type: 'text', delayMs?}                page.keyboard.type
-//   {count: selector, text?: true, visible?: true}  how many elements match (and their text); only
-//                                           the visible ones with `visible`
+//   {count: selector, text?: true, visible?: true}  how many elements match (and their text; a form
+//                                           control's value); only the visible ones with `visible`
 //   {screenshot: absolute .png path, selector?}  a PNG of the page, or of the first match
 //   {click: selector, text?}                a mouse click on the first match (holding `text`, if given)
 //   {press: key, waitFor: selector, timeoutMs?}  presses a key, waits until the selector is visible,
@@ -100,7 +100,8 @@ export async function startBridge(getPage) {
     if (typeof request.count === 'string') {
       const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);
       const count = await locator.count();
-      return { count, ...(request.text ? { texts: await locator.allTextContents() } : {}) };
+      const texts = request.text ? await locator.evaluateAll((elements) => elements.map((e) => (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement ? e.value : (e.textContent ?? '')))) : undefined;
+      return { count, ...(texts ? { texts } : {}) };
     }
     if (typeof request.click === 'string') {
       const matches = page.locator(request.click);

@@ -175,6 +175,16 @@ function chatPanelAgents(ctx) {
 				text('Changed three entries.'),
 			],
 		}),
+		// Makes src/notes.txt and writes src/same.txt with the text it has: one file changed.
+		'Chat Notes Writer': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ sessionUpdate: 'tool_call', toolCallId: 'n1', title: 'Write the notes', kind: 'edit', status: 'in_progress' },
+				{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'src', 'notes.txt'), content: 'Notes.\n' }, quiet: true } },
+				{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'src', 'same.txt'), content: 'unchanged\n' }, quiet: true } },
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'n1', status: 'completed' },
+				text('Wrote the notes.'),
+			],
+		}),
 		'Chat Context': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { embeddedContext: true } }, chatTurn: [text('Read it.')] }),
 		'Chat Options': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: {
@@ -505,6 +515,7 @@ export const suites = [
 			mkdirSync(join(workspace, 'src'), { recursive: true });
 			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
 			writeFileSync(join(workspace, 'src', 'ledger.txt'), LEDGER);
+			writeFileSync(join(workspace, 'src', 'same.txt'), 'unchanged\n');
 			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
 			// A TypeScript project: the built-in TypeScript extension finds its symbols for @-mentions.
 			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
@@ -573,8 +584,12 @@ export const suites = [
 					}),
 					'History Plain': ctx.fixtureAgent('well-behaved.mjs', {
 						logFile: join(scratch, 'plain-messages.jsonl'),
+						// It writes notes.md (a change the history counts), and shows a diff of README.md it never makes (one it does not).
 						chatTurn: [
-							{ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: join(ctx.workspace, 'notes.md'), oldText: '# Notes\n', newText: '# Notes\n\nBuild with npm run build.\n' }] },
+							{ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: join(ctx.workspace, 'notes.md'), oldText: '# Notes\n', newText: '# Notes\n\nBuild with npm run build.\n' }] },
+							{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'notes.md'), content: '# Notes\n\nBuild with npm run build.\n' }, quiet: true } },
+							{ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' },
+							{ sessionUpdate: 'tool_call', toolCallId: 'edit-2', title: 'Edit README.md', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: join(ctx.workspace, 'README.md'), oldText: '', newText: '# Plain\n' }] },
 							text('Plain answer: the build runs esbuild.'),
 						],
 					}),

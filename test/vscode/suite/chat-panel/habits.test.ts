@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { focusReport, press, query, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
+import { focusReport, press, query, QUICK_ROWS, runFromPalette, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -136,5 +136,51 @@ describe('chat panel: real habits', function () {
 		const asked = () => a.recentLog().some((l) => l.includes(`Chat ${key}: Chat Late Sign-in needs a sign-in`));
 		await paletteAfter(send, 0, asked, 'the sign-in asked for');
 		await waitFor(async () => (await webviewQuery('.sign-in button')).texts.some((t) => t.includes('Log in')), 'the sign-in card drawn');
+	});
+
+	it('labels the chats in the history as they are: files changed only when written, read-only only when they cannot go on', async () => {
+		const a = chatApi();
+		// The SDK example agent writes no file: one chat with its change allowed, one with it skipped.
+		const allowed = await openChat(a, 'SDK Example Agent');
+		await turnAnsweredByKeyboard('allow it');
+		await waitUntil(() => idle(a, allowed) && entriesOf(a, allowed).some((e) => e.kind === 'turn_end'), 20_000, 'the allowed turn to end');
+		const skipped = await openChat(a, 'SDK Example Agent');
+		await type('skip it', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission prompt', 20_000);
+		await new Promise((r) => setTimeout(r, 650));
+		await press('Tab', 'Enter');
+		await waitUntil(() => idle(a, skipped) && entriesOf(a, skipped).some((e) => e.kind === 'turn_end'), 20_000, 'the skipped turn to end');
+		const skippedCall = entriesOf(a, skipped).find((e) => e.kind === 'tool_call' && e.permission);
+		assert.equal(skippedCall?.kind === 'tool_call' ? skippedCall.permission?.optionId : undefined, 'reject');
+		// An agent that makes one file and writes another with the text it had.
+		const writer = await openChat(a, 'Chat Notes Writer');
+		await type('write the notes', 10);
+		await press('Enter');
+		await waitUntil(() => idle(a, writer) && entriesOf(a, writer).some((e) => e.kind === 'turn_end'), 20_000, 'the writer’s turn to end');
+		await a.chatController.flushHistory();
+
+		const historyId = (key: string) => a.chatController.tab(key)!.historyId;
+		const detail = (id: string) => a.historyPicker.items().find((i) => i.source === 'record' && i.record.id === id)?.detail ?? '';
+		const [allowedId, skippedId, writerId] = [historyId(allowed), historyId(skipped), historyId(writer)];
+		assert.match(detail(allowedId), /· open$/);
+		assert.doesNotMatch(detail(allowedId), /changed|read-only/, 'allowed: nothing written, and open and usable');
+		assert.doesNotMatch(detail(skippedId), /changed|read-only/, 'skipped: nothing written, and open and usable');
+		assert.match(detail(writerId), /· 1 file changed · open$/, 'the file made counts, the one written with its own text does not');
+
+		// Closed, a chat with an agent that can neither resume nor load cannot go on: read-only.
+		await a.chatController.closeTab(skipped);
+		assert.match(detail(skippedId), /· read-only$/);
+
+		// The picker as a person sees it.
+		await runFromPalette('Agent Link: Chat History…', 'Agent Link: Chat History');
+		await waitFor(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('skip it')), 'the chats listed');
+		const rows = (await query(QUICK_ROWS)).texts;
+		const row = (title: string) => rows.find((t) => t.includes(title)) ?? '';
+		assert.ok(row('allow it').includes('open') && !/changed|read-only/.test(row('allow it')), row('allow it'));
+		assert.ok(row('skip it').includes('read-only') && !row('skip it').includes('changed'), row('skip it'));
+		assert.ok(row('write the notes').includes('1 file changed') && !row('write the notes').includes('read-only'), row('write the notes'));
+		await press('Escape');
+		await waitFor(async () => (await query('.quick-input-widget', { visible: true })).count === 0, 'the picker closed');
 	});
 });

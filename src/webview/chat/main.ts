@@ -103,13 +103,12 @@ class ChatPage {
 			changed: () => this.save(),
 		});
 		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
-		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
-		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
-		const historyButton = h('button', { class: 'icon-button history-button', attrs: { type: 'button', title: 'Chat history…', 'aria-label': 'Chat history' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'));
 		this.scroller.append(this.log);
 		this.banner.append(this.bannerText, this.bannerAction);
 		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton, newButton, historyButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
+		// New chat, another agent and the history are in the title bar (the view's, or the chat
+		// editor's): VS Code draws them where it draws every view's and editor's actions.
+		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
 		this.followButton.append(icon('eye'));
 		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });

@@ -5,9 +5,18 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { focusReport, press, query, QUICK_ROWS, runFromPalette, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
-import { waitUntil } from '../util';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { click, focusReport, press, query, QUICK_ROWS, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
+import { repoRoot, waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
+
+/** README screenshots are refreshed with AGENT_LINK_SCREENSHOTS=1. */
+const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
+/** The chat's actions in a title bar: the side bar's (the view's) or the editor's. */
+const VIEW_ACTION = (label: string) => `.part.sidebar .title-actions .action-label[aria-label="${label}"]`;
+const EDITOR_ACTION = (label: string) => `.editor-group-container.active .editor-actions .action-label[aria-label="${label}"]`;
+const ACTIONS = ['New Chat', 'New Chat with Another Agent…', 'Chat History…'];
 
 const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
 const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
@@ -182,5 +191,40 @@ describe('chat panel: real habits', function () {
 		assert.ok(row('write the notes').includes('1 file changed') && !row('write the notes').includes('read-only'), row('write the notes'));
 		await press('Escape');
 		await waitFor(async () => (await query('.quick-input-widget', { visible: true })).count === 0, 'the picker closed');
+	});
+
+	it('has one set of New Chat, another agent and history buttons: in the view’s title bar, and in the chat editor’s', async () => {
+		const a = chatApi();
+		await openChat(a, 'SDK Example Agent');
+		for (const label of [...ACTIONS, 'Open Chat in Editor']) {
+			await waitFor(async () => (await query(VIEW_ACTION(label), { visible: true })).count === 1, `${label} in the view's title bar`);
+		}
+		assert.deepEqual((await webviewQuery('.tabs-bar button:not(.tab-button):not(.tab-close)')).texts.length, 1, 'the page draws only its follow button beside the tabs');
+		assert.equal((await webviewQuery('.tabs-bar .follow')).count, 1);
+		await screenshot(path.join(SHOTS, 'chat-title-bar.png'), '.part.sidebar');
+
+		// The robot, clicked: another agent for a new chat.
+		const before = a.chatController.tabKeys.length;
+		await click(VIEW_ACTION('New Chat with Another Agent…'));
+		await waitFor(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === 'Agent Link: New Chat', 'the agent picker');
+		await type('Chat Slow A', 20);
+		await waitFor(async () => (await query(`${QUICK_ROWS}.focused`)).texts.some((t) => t.includes('Chat Slow A')), 'Chat Slow A chosen');
+		await press('Enter');
+		await waitUntil(() => a.chatController.tabKeys.length === before + 1, 20_000, 'a new chat');
+		const picked = a.chatController.tabKeys.at(-1)!;
+		await waitUntil(() => a.chatController.tab(picked)?.state === 'ready', 30_000, 'the new chat ready');
+		assert.equal(a.chatController.tab(picked)?.session?.agentName, 'Chat Slow A');
+
+		// In an editor tab the same buttons are the editor's actions, and work there.
+		await vscode.commands.executeCommand('agentLink.chat.openInEditor');
+		for (const label of ACTIONS) {
+			await waitFor(async () => (await query(EDITOR_ACTION(label), { visible: true })).count === 1, `${label} in the chat editor's title bar`);
+		}
+		await waitFor(async () => (await webviewQuery('.tab-list .tab-button')).count === 2 * a.chatController.tabKeys.length, 'the chat editor’s page drawn');
+		await screenshot(path.join(SHOTS, 'chat-editor-title-bar.png'));
+		await click(EDITOR_ACTION('New Chat'));
+		await waitUntil(() => a.chatController.tabKeys.length === before + 2, 20_000, 'a new chat from the editor’s +');
+		await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+		await waitFor(async () => (await query(EDITOR_ACTION('New Chat'), { visible: true })).count === 0, 'no chat actions once the chat editor is closed');
 	});
 });

@@ -8,11 +8,11 @@ import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { click, focusReport, press, query, QUICK_ROWS, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
-import { repoRoot, waitUntil } from '../util';
+import { waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
-/** README screenshots are refreshed with AGENT_LINK_SCREENSHOTS=1. */
-const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
+/** Screenshots to look at (not the README's). */
+const SHOTS = process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir();
 /** The chat's actions in a title bar: the side bar's (the view's) or the editor's. */
 const VIEW_ACTION = (label: string) => `.part.sidebar .title-actions .action-label[aria-label="${label}"]`;
 const EDITOR_ACTION = (label: string) => `.editor-group-container.active .editor-actions .action-label[aria-label="${label}"]`;

@@ -74,7 +74,8 @@ export const LEDGER_EDITED = LEDGER.replace('entry 2: 20', 'entry 2: 25').replac
 function chatPanelAgents(ctx) {
 	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 	return {
-		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 2500 }, text(' A two.')] }),
+		// Long enough for chat B's agent to start and its prompt to be sent meanwhile on a busy machine (the two stream side by side).
+		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 6000 }, text(' A two.')] }),
 		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
 		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
 		'Chat Showcase': ctx.fixtureAgent('well-behaved.mjs', {

@@ -10,6 +10,7 @@ import { Composer, type Draft } from './composer';
 import { h, icon } from './dom';
 import { EntryView, type EntryActions } from './entries';
 import { focusInPage, pageHasKeyboard } from './focus';
+import { TabStrip } from './tabStrip';
 import { Host, type HostNotification } from './host';
 import { TerminalViews, type TerminalState } from './terminals';
 
@@ -47,7 +48,17 @@ class ChatPage {
 	private readonly drafts: Record<string, Draft>;
 	private readonly terminals = new TerminalViews((sessionKey, terminalId) => this.host.send(PageCommands.openTerminal, { sessionKey, terminalId }));
 
-	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
+	private readonly tabStrip = new TabStrip({
+		select: (key) => this.select(key),
+		close: (key) => this.host.send(PageCommands.closeTab, { sessionKey: key }),
+		focusInput: () => {
+			if (this.composer.element.hidden) {
+				return false;
+			}
+			this.composer.focus();
+			return true;
+		},
+	});
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
 	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
@@ -108,9 +119,8 @@ class ChatPage {
 		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
 		// New chat, another agent and the history are in the title bar (the view's, or the chat
 		// editor's): VS Code draws them where it draws every view's and editor's actions.
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabStrip.element, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
 		this.followButton.append(icon('eye'));
-		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
 		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
 		new ResizeObserver(() => this.followEnd()).observe(this.log);
@@ -266,54 +276,17 @@ class ChatPage {
 		return this.state?.tabs.find((t) => t.sessionKey === this.shown);
 	}
 
-	/** Draws the tabs again; a tab (or its close button) that had the keyboard has it again after. */
 	private renderTabs(): void {
-		const focused = document.activeElement instanceof HTMLElement && this.tabList.contains(document.activeElement) ? document.activeElement : undefined;
-		const focusedKey = focused?.closest('.tab')?.querySelector<HTMLElement>('.tab-button')?.dataset.key;
-		this.drawTabs();
-		if (focusedKey !== undefined) {
-			// The tab closed: the keyboard goes to the tab shown now.
-			const button = this.tabButton(focusedKey);
-			const target = button && focused?.classList.contains('tab-close') ? button.parentElement?.querySelector<HTMLElement>('.tab-close') : (button ?? (this.shown !== undefined ? this.tabButton(this.shown) : null));
-			focusInPage(target);
-		}
-	}
-
-	private drawTabs(): void {
-		const tabs = this.state?.tabs ?? [];
-		this.tabList.replaceChildren(
-			...tabs.map((tab) => {
-				const mirror = this.mirrors.get(tab.sessionKey);
-				const title = mirror?.session.title ?? 'New chat';
-				const selected = tab.sessionKey === this.shown;
-				const running = mirror?.session.turn === 'running';
-				const asking = mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending');
-				return h(
-					'div',
-					{ class: `tab${selected ? ' selected' : ''}` },
-					h(
-						'button',
-						{
-							class: 'tab-button',
-							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
-							on: { click: (event) => this.onTabClick(tab.sessionKey, event) },
-						},
-						asking
-							? icon('shield', 'tab-state')
-							: running
-								? icon('loading', 'tab-state codicon-modifier-spin')
-								: tab.state === 'failed' || tab.state === 'ended'
-									? icon('debug-disconnect', 'tab-state')
-									: tab.state === 'read_only'
-										? icon('lock', 'tab-state')
-										: null,
-						h('span', { class: 'tab-title' }, title),
-						h('span', { class: 'visually-hidden tab-agent' }, `, ${tab.agentName}`),
-					),
-					h('button', { class: 'icon-button small tab-close', attrs: { type: 'button', 'aria-label': `Close ${title}`, title: 'Close chat', tabindex: selected ? 0 : -1 }, on: { click: () => this.host.send(PageCommands.closeTab, { sessionKey: tab.sessionKey }) } }, icon('close')),
-				);
-			}),
-		);
+		const views = (this.state?.tabs ?? []).map((tab) => {
+			const mirror = this.mirrors.get(tab.sessionKey);
+			return {
+				tab,
+				title: mirror?.session.title ?? 'New chat',
+				running: mirror?.session.turn === 'running',
+				asking: mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending') === true,
+			};
+		});
+		this.tabStrip.render(views, this.shown);
 	}
 
 	private newChat(): void {
@@ -325,48 +298,6 @@ class ChatPage {
 		this.host.send(PageCommands.selectTab, { sessionKey: key });
 		this.renderTabs();
 		this.renderChrome();
-	}
-
-	/**
-	 * A tab chosen with the mouse: the keyboard goes to its input, so typing goes on there (the
-	 * button clicked is drawn again, which would leave the keyboard on the page's body). Chosen
-	 * with the keyboard (Enter or Space on the tab, `detail` 0), the keyboard stays on the tab.
-	 */
-	private onTabClick(key: string, event: MouseEvent): void {
-		this.select(key);
-		if (event.detail === 0 || this.composer.element.hidden) {
-			focusInPage(this.tabButton(key));
-		} else {
-			this.composer.focus();
-		}
-	}
-
-	private tabButton(key: string): HTMLElement | null {
-		return this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
-	}
-
-	private onTabKey(event: KeyboardEvent): void {
-		const tabs = this.state?.tabs ?? [];
-		const index = tabs.findIndex((t) => t.sessionKey === this.shown);
-		let next: number | undefined;
-		if (event.key === 'ArrowRight') {
-			next = (index + 1) % tabs.length;
-		} else if (event.key === 'ArrowLeft') {
-			next = (index - 1 + tabs.length) % tabs.length;
-		} else if (event.key === 'Home') {
-			next = 0;
-		} else if (event.key === 'End') {
-			next = tabs.length - 1;
-		} else if (event.key === 'Delete' && this.shown) {
-			this.host.send(PageCommands.closeTab, { sessionKey: this.shown });
-			return;
-		}
-		const target = next !== undefined ? tabs[next] : undefined;
-		if (target) {
-			event.preventDefault();
-			this.select(target.sessionKey);
-			focusInPage(this.tabButton(target.sessionKey));
-		}
 	}
 
 	// --- The transcript ---

@@ -213,25 +213,28 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	};
 }
 
-/** **New Chat**, **Focus Chat**, **Open Chat in Editor**, **Chat History…**. */
+/** **New Chat**, **New Chat with Another Agent…**, **Focus Chat**, **Open Chat in Editor**, **Chat History…**. */
 function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: () => HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
-	return [
-		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
-		// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
-		// the focus, which closes the question.
-		vscode.commands.registerCommand('agentLink.chat.new', async (agentName?: unknown) => {
-			try {
-				const key = await controller.newChat(typeof agentName === 'string' ? { agentName } : {});
-				if (key !== undefined) {
-					await controller.showTab(key);
-				}
-				return key;
-			} catch (error) {
-				log.error(`New Chat: ${errorMessage(error)}`);
-				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
-				return undefined;
+	// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
+	// the focus, which closes the question.
+	const newChat = async (options: { agentName?: string; pick?: boolean }) => {
+		try {
+			const key = await controller.newChat(options);
+			if (key !== undefined) {
+				await controller.showTab(key);
 			}
-		}),
+			return key;
+		} catch (error) {
+			log.error(`New Chat: ${errorMessage(error)}`);
+			void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+			return undefined;
+		}
+	};
+	return [
+		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks. From a
+		// title bar VS Code passes what the bar belongs to, which is not a name.
+		vscode.commands.registerCommand('agentLink.chat.new', (agentName?: unknown) => newChat(typeof agentName === 'string' ? { agentName } : {})),
+		vscode.commands.registerCommand('agentLink.chat.newWithAgent', () => newChat({ pick: true })),
 		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
 		vscode.commands.registerCommand('agentLink.chat.openInEditor', () => {
 			view.openInEditor();

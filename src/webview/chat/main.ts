@@ -9,6 +9,8 @@ import { TranscriptMirror, type TranscriptPatch } from '../../common/chat/transc
 import { Composer, type Draft } from './composer';
 import { h, icon } from './dom';
 import { EntryView, type EntryActions } from './entries';
+import { focusInPage, pageHasKeyboard } from './focus';
+import { TabStrip } from './tabStrip';
 import { Host, type HostNotification } from './host';
 import { TerminalViews, type TerminalState } from './terminals';
 
@@ -46,7 +48,17 @@ class ChatPage {
 	private readonly drafts: Record<string, Draft>;
 	private readonly terminals = new TerminalViews((sessionKey, terminalId) => this.host.send(PageCommands.openTerminal, { sessionKey, terminalId }));
 
-	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
+	private readonly tabStrip = new TabStrip({
+		select: (key) => this.select(key),
+		close: (key) => this.host.send(PageCommands.closeTab, { sessionKey: key }),
+		focusInput: () => {
+			if (this.composer.element.hidden) {
+				return false;
+			}
+			this.composer.focus();
+			return true;
+		},
+	});
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
 	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
@@ -102,15 +114,13 @@ class ChatPage {
 			changed: () => this.save(),
 		});
 		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
-		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
-		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
-		const historyButton = h('button', { class: 'icon-button history-button', attrs: { type: 'button', title: 'Chat history…', 'aria-label': 'Chat history' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'));
 		this.scroller.append(this.log);
 		this.banner.append(this.bannerText, this.bannerAction);
 		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton, newButton, historyButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
+		// New chat, another agent and the history are in the title bar (the view's, or the chat
+		// editor's): VS Code draws them where it draws every view's and editor's actions.
+		root.append(h('div', { class: 'tabs-bar' }, this.tabStrip.element, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
 		this.followButton.append(icon('eye'));
-		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
 		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
 		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
 		new ResizeObserver(() => this.followEnd()).observe(this.log);
@@ -158,10 +168,12 @@ class ChatPage {
 				break;
 			case HostNotifications.focusInput.method:
 				// Asked only if the page has the keyboard, and it has not: the host shows the chat.
-				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !document.hasFocus()) {
+				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !pageHasKeyboard()) {
 					this.host.send(PageCommands.showChat, {});
 					break;
 				}
+				// Without the keyboard the page waits for VS Code to give it (showing the chat focuses
+				// it): taking it here would take it from wherever the user is.
 				this.composer.focus();
 				this.inputWantedUntil = performance.now() + INPUT_FOCUS_GRACE_MS;
 				break;
@@ -265,40 +277,16 @@ class ChatPage {
 	}
 
 	private renderTabs(): void {
-		const tabs = this.state?.tabs ?? [];
-		this.tabList.replaceChildren(
-			...tabs.map((tab) => {
-				const mirror = this.mirrors.get(tab.sessionKey);
-				const title = mirror?.session.title ?? 'New chat';
-				const selected = tab.sessionKey === this.shown;
-				const running = mirror?.session.turn === 'running';
-				const asking = mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending');
-				return h(
-					'div',
-					{ class: `tab${selected ? ' selected' : ''}` },
-					h(
-						'button',
-						{
-							class: 'tab-button',
-							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
-							on: { click: () => this.select(tab.sessionKey) },
-						},
-						asking
-							? icon('shield', 'tab-state')
-							: running
-								? icon('loading', 'tab-state codicon-modifier-spin')
-								: tab.state === 'failed' || tab.state === 'ended'
-									? icon('debug-disconnect', 'tab-state')
-									: tab.state === 'read_only'
-										? icon('lock', 'tab-state')
-										: null,
-						h('span', { class: 'tab-title' }, title),
-						h('span', { class: 'visually-hidden tab-agent' }, `, ${tab.agentName}`),
-					),
-					h('button', { class: 'icon-button small tab-close', attrs: { type: 'button', 'aria-label': `Close ${title}`, title: 'Close chat', tabindex: selected ? 0 : -1 }, on: { click: () => this.host.send(PageCommands.closeTab, { sessionKey: tab.sessionKey }) } }, icon('close')),
-				);
-			}),
-		);
+		const views = (this.state?.tabs ?? []).map((tab) => {
+			const mirror = this.mirrors.get(tab.sessionKey);
+			return {
+				tab,
+				title: mirror?.session.title ?? 'New chat',
+				running: mirror?.session.turn === 'running',
+				asking: mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending') === true,
+			};
+		});
+		this.tabStrip.render(views, this.shown);
 	}
 
 	private newChat(): void {
@@ -310,30 +298,6 @@ class ChatPage {
 		this.host.send(PageCommands.selectTab, { sessionKey: key });
 		this.renderTabs();
 		this.renderChrome();
-	}
-
-	private onTabKey(event: KeyboardEvent): void {
-		const tabs = this.state?.tabs ?? [];
-		const index = tabs.findIndex((t) => t.sessionKey === this.shown);
-		let next: number | undefined;
-		if (event.key === 'ArrowRight') {
-			next = (index + 1) % tabs.length;
-		} else if (event.key === 'ArrowLeft') {
-			next = (index - 1 + tabs.length) % tabs.length;
-		} else if (event.key === 'Home') {
-			next = 0;
-		} else if (event.key === 'End') {
-			next = tabs.length - 1;
-		} else if (event.key === 'Delete' && this.shown) {
-			this.host.send(PageCommands.closeTab, { sessionKey: this.shown });
-			return;
-		}
-		const target = next !== undefined ? tabs[next] : undefined;
-		if (target) {
-			event.preventDefault();
-			this.select(target.sessionKey);
-			this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(target.sessionKey)}"]`)?.focus();
-		}
 	}
 
 	// --- The transcript ---
@@ -419,8 +383,10 @@ class ChatPage {
 			const pending = entry.kind === 'tool_call' && entry.permission?.state === 'pending';
 			// A new permission prompt takes the focus when the user is not typing; its buttons ignore
 			// input for half a second, so a stray Enter cannot approve.
+			// Only while the page has the keyboard (focus.ts): an answer, or the turn ending, after the
+			// user moved to the command palette or an editor leaves the keyboard there.
 			if (pending && !wasAsking && document.activeElement === this.composer.input && this.composer.input.value === '') {
-				view.element.querySelector<HTMLElement>('.permission-option')?.focus();
+				focusInPage(view.element.querySelector<HTMLElement>('.permission-option'));
 			} else if (!pending && wasAsking && view.element.contains(document.activeElement) === false && document.activeElement === document.body) {
 				this.composer.focus();
 			}
@@ -597,7 +563,7 @@ class ChatPage {
 		}
 		draw();
 		if (hadFocus || focus.always) {
-			section.querySelector<HTMLElement>(focus.focus)?.focus();
+			focusInPage(section.querySelector<HTMLElement>(focus.focus));
 		}
 	}
 

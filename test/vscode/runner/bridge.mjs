@@ -4,8 +4,8 @@
 // test/vscode/suite/browser.ts calls it. Only a fixed set of operations, one JSON object per POST:
 //   {keys: ['Tab', 'Escape', ...]}          page.keyboard.press, one after the other
 //   {type: 'text', delayMs?}                page.keyboard.type
-//   {count: selector, text?: true, visible?: true}  how many elements match (and their text); only
-//                                           the visible ones with `visible`
+//   {count: selector, text?: true, visible?: true}  how many elements match (and their text; a form
+//                                           control's value); only the visible ones with `visible`
 //   {pseudoTexts: selector}                 the text CSS puts before and after the visible matches
 //                                           (`::before`/`::after` content, as an editor decoration's
 //                                           contentText is drawn), in document order
@@ -106,7 +106,8 @@ export async function startBridge(getPage) {
     if (typeof request.count === 'string') {
       const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);
       const count = await locator.count();
-      return { count, ...(request.text ? { texts: await locator.allTextContents() } : {}) };
+      const texts = request.text ? await locator.evaluateAll((elements) => elements.map((e) => (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement ? e.value : (e.textContent ?? '')))) : undefined;
+      return { count, ...(texts ? { texts } : {}) };
     }
     if (typeof request.pseudoTexts === 'string') {
       const texts = await page.evaluate((selector) => {

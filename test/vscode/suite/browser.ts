@@ -27,7 +27,7 @@ export async function type(text: string, delayMs = 30): Promise<void> {
 	await call({ type: text, delayMs });
 }
 
-/** How many elements match a CSS selector in the page, with their text (only the visible ones with `visible`). */
+/** How many elements match a CSS selector in the page, with their text (a form control's value; only the visible ones with `visible`). */
 export async function query(selector: string, options: { visible?: boolean } = {}): Promise<{ count: number; texts: string[] }> {
 	const result = await call<{ count: number; texts?: string[] }>({ count: selector, text: true, ...(options.visible ? { visible: true } : {}) });
 	return { count: result.count, texts: result.texts ?? [] };

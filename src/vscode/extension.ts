@@ -17,6 +17,7 @@ import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { EditorTools } from './editorTools/editorTools';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
+import { runsFromSource } from './chat/chatPage';
 import { FileAccessFeature } from './chat/fileAccess';
 import { AgentChanges } from './chat/review';
 import { ChatTerminals } from './chat/terminals';
@@ -160,7 +161,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
 	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	// Running from its source (a development host, tests), the chat view tells how to build a page that is missing.
-	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, context.extensionMode !== vscode.ExtensionMode.Production);
+	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, runsFromSource(context.extensionUri, context.extensionMode));
 	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges }, openctx);
 	chatControllerRef = chatController;
 	// The history picker is loaded from dist/history-picker.js the first time it is shown.

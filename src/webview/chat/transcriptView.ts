@@ -59,6 +59,7 @@ export class TranscriptView {
 	private readonly nearness: IntersectionObserver;
 	private readonly sizes: ResizeObserver;
 	private frame: number | undefined;
+	private estimateFrame: number | undefined;
 	private idle: number | undefined;
 	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
 	private sticky = true;
@@ -226,15 +227,19 @@ export class TranscriptView {
 				this.heights.measure(group.key, group.ids.length, item.borderBoxSize[0]?.blockSize ?? item.contentRect.height);
 			}
 		}
-		// Groups not laid out yet are given the new estimate once it moved by a tenth.
+		// Groups not laid out yet are given the new estimate once it moved by a tenth, in the next
+		// frame (sizes changed here would be left for the browser to report as a loop).
 		const estimate = this.heights.estimate(GROUP_SIZE);
 		if (Math.abs(estimate - this.estimated) > this.estimated / 10) {
 			this.estimated = estimate;
-			for (const group of this.groups.values()) {
-				if (!group.everShown) {
-					group.element.style.containIntrinsicBlockSize = `auto ${this.heights.estimate(group.ids.length)}px`;
+			this.estimateFrame ??= requestAnimationFrame(() => {
+				this.estimateFrame = undefined;
+				for (const group of this.groups.values()) {
+					if (!group.everShown) {
+						group.element.style.containIntrinsicBlockSize = `auto ${this.heights.estimate(group.ids.length)}px`;
+					}
 				}
-			}
+			});
 		}
 	}
 

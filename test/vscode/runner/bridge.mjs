@@ -293,8 +293,9 @@ export async function startBridge(getPage) {
    * Benchmark probes inside the chat page, each a fixed measurement (no code from the caller):
    *   frames start / frames stop         records requestAnimationFrame gaps and long tasks until stopped;
    *                                      stop returns { frames, maxGapMs, p95GapMs, over50, longTasks, maxLongTaskMs }
-   *   scroll {steps, stepPx}             scrolls the transcript from the top by steps, one per frame,
-   *                                      returns the gaps between frames while doing so, and the
+   *   scroll {steps, stepPx, untilEnd}   scrolls the transcript from the top by steps, one per frame
+   *                                      (with untilEnd: 1, stopping at the end), returns the gaps
+   *                                      between frames while doing so, and the
    *                                      entries drawn in full before (at the top) and after
    */
   async function probe(frame, request) {
@@ -324,7 +325,7 @@ export async function startBridge(getPage) {
           return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), p95GapMs: p95, over50: gaps.filter((g) => g > 50).length, longTasks: state.longTasks.length, maxLongTaskMs: Math.max(0, ...state.longTasks), pageWork: work ? { ...work } : undefined };
         });
       case 'scroll':
-        return frame.evaluate(async ({ steps, stepPx }) => {
+        return frame.evaluate(async ({ steps, stepPx, untilEnd }) => {
           const scroller = document.querySelector('.scroller');
           const work = window.__agentLinkChatWork;
           if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
@@ -334,6 +335,7 @@ export async function startBridge(getPage) {
           const gaps = [];
           let last = performance.now();
           for (let i = 0; i < steps; i++) {
+            if (untilEnd && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
             scroller.scrollTop += stepPx;
             await new Promise((r) => requestAnimationFrame(r));
             const now = performance.now();
@@ -342,7 +344,7 @@ export async function startBridge(getPage) {
           }
           const p95 = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.95)];
           return { frames: gaps.length, maxGapMs: Math.max(...gaps), p95GapMs: p95, over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, drawnBefore, rendered: document.querySelectorAll('.entry:not(.placeholder)').length, entries: document.querySelectorAll('.entry').length };
-        }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400 });
+        }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400, untilEnd: request.untilEnd === 1 });
       default:
         throw new Error(`unknown probe ${request.webviewEval}`);
     }

@@ -84,13 +84,17 @@ export class EntryView {
 		if (previous && (entry.kind === 'agent' || entry.kind === 'thought' || entry.kind === 'user') && previous.kind === entry.kind) {
 			const updated = this.updateMessage(previous as MessageEntry, entry, streaming, deadline);
 			if (updated !== undefined) {
-				return (this.drawnWhole = updated);
+				this.drawnWhole = updated;
+				this.element.classList.toggle('drawing', !updated);
+				return updated;
 			}
 		}
 		this.markdown = [];
 		this.drawnWhole = true;
-		this.element.className = `entry entry-${entry.kind}`;
-		this.element.replaceChildren(this.build(entry, streaming, deadline));
+		const content = this.build(entry, streaming, deadline);
+		// `drawing`: the rest of a long text is still to come (benchmarks and tests wait for it).
+		this.element.className = `entry entry-${entry.kind}${this.drawnWhole ? '' : ' drawing'}`;
+		this.element.replaceChildren(content);
 		return this.drawnWhole;
 	}
 

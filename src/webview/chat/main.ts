@@ -390,7 +390,6 @@ class ChatPage {
 			}
 		}
 		this.streamingId = streamingNow;
-		this.transcript.followEnd();
 	}
 
 	/** Whether an entry may still grow: the last one while a turn runs. */

@@ -74,6 +74,8 @@ export class TranscriptView {
 		this.nearness = new IntersectionObserver((items) => this.onNear(items), { root: scroller, rootMargin: `${NEAR_PX}px 0px` });
 		this.sizes = new ResizeObserver((items) => this.onResize(items));
 		scroller.addEventListener('scroll', () => (this.sticky = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 40), { passive: true });
+		// Followed once the browser has laid the log out (reading its height sooner would make the browser lay it out
+		// then, and again if more is drawn in the same frame).
 		new ResizeObserver(() => this.followEnd()).observe(this.log);
 	}
 
@@ -163,7 +165,7 @@ export class TranscriptView {
 		this.followEnd();
 	}
 
-	followEnd(): void {
+	private followEnd(): void {
 		if (this.sticky) {
 			this.scroller.scrollTop = this.scroller.scrollHeight;
 		}

@@ -331,7 +331,7 @@ export async function startBridge(getPage) {
           if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
           scroller.scrollTop = 0;
           await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-          const drawnBefore = document.querySelectorAll('.entry:not(.placeholder)').length;
+          const drawnBefore = document.querySelectorAll('.entry:not(.placeholder):not(.drawing)').length;
           const gaps = [];
           let last = performance.now();
           for (let i = 0; i < steps; i++) {
@@ -343,7 +343,7 @@ export async function startBridge(getPage) {
             last = now;
           }
           const p95 = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.95)];
-          return { frames: gaps.length, maxGapMs: Math.max(...gaps), p95GapMs: p95, over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, drawnBefore, rendered: document.querySelectorAll('.entry:not(.placeholder)').length, entries: document.querySelectorAll('.entry').length };
+          return { frames: gaps.length, maxGapMs: Math.max(...gaps), p95GapMs: p95, over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, drawnBefore, rendered: document.querySelectorAll('.entry:not(.placeholder):not(.drawing)').length, entries: document.querySelectorAll('.entry').length };
         }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400, untilEnd: request.untilEnd === 1 });
       default:
         throw new Error(`unknown probe ${request.webviewEval}`);

@@ -142,7 +142,7 @@ describe('bench: chat page', function () {
 		const scroll = await webviewProbe<Pass>('scroll', { steps: 1000, stepPx: 600, untilEnd: 1 });
 		await stopTrace('scroll-first');
 		// Again, everything now drawn: what scrolling costs the browser alone (layout and paint).
-		await waitFor(async () => (await webviewQuery('.entry.placeholder')).count === 0, 'every entry drawn', 60_000);
+		await waitFor(async () => (await webviewQuery('.entry.placeholder, .entry.drawing')).count === 0, 'every entry drawn', 60_000);
 		await startTrace();
 		const again = await webviewProbe<Pass>('scroll', { steps: 1000, stepPx: 600, untilEnd: 1 });
 		await stopTrace('scroll-second');

@@ -24,7 +24,8 @@ describe('chat panel: long chats', function () {
 
 	it('draws every entry of a 300-message chat while the page is idle, in order, in the log', async () => {
 		await send('Chat Many');
-		await waitFor(async () => (await webviewQuery('.entry.placeholder')).count === 0, 'no placeholder left', 30_000);
+		// Neither a placeholder nor an entry whose text is still being drawn (a frame's budget at a time).
+		await waitFor(async () => (await webviewQuery('.entry.placeholder, .entry.drawing')).count === 0, 'every entry drawn in full', 30_000);
 		const prompts = (await webviewQuery('.entry-user .plain-text')).texts;
 		assert.equal(prompts.length, 151);
 		assert.ok(

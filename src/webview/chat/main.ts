@@ -14,7 +14,7 @@ import { TerminalViews, type TerminalState } from './terminals';
 import { DRAW_BUDGET_MS, TranscriptView } from './transcriptView';
 import { recordWork } from './work';
 
-/** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen. */
+/** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen, or while the page is idle. */
 const EAGER_ENTRIES = 30;
 /** How long after the host asks for the input the page gives it the keyboard back (VS Code's focusing of a view ends within it). */
 const INPUT_FOCUS_GRACE_MS = 1000;

@@ -7,6 +7,7 @@
  * - An entry starts as a placeholder and is drawn when its group nears the screen, nearest first,
  *   {@link DRAW_BUDGET_MS} of each frame; the rest are drawn in the page's idle time, a slice at a
  *   time, from the screen outwards, so that a long chat is whole before the user scrolls to it.
+ *   What is drawn so is old news: screen readers do not announce it (the log is a live region).
  * - A group the browser has not laid out yet is given the height its entries probably have
  *   (measured from the groups shown), so the scroll bar says roughly where the user is.
  */
@@ -299,7 +300,15 @@ export class TranscriptView {
 	private draw(id: number, deadline: number): void {
 		const view = this.views.get(id);
 		const drawn = this.source(id);
-		if (view && drawn && !view.whole && !view.render(drawn.entry, drawn.streaming, deadline)) {
+		if (!view || !drawn || view.whole) {
+			return;
+		}
+		if (!view.rendered) {
+			// An entry drawn after the fact is not news: the log's screen-reader announcements stay
+			// with what arrives, not the whole chat read out as it is drawn.
+			view.element.setAttribute('aria-live', 'off');
+		}
+		if (!view.render(drawn.entry, drawn.streaming, deadline)) {
 			this.queue.set(id, -1);
 		}
 	}

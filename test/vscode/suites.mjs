@@ -78,6 +78,9 @@ function chatPanelAgents(ctx) {
 		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 6000 }, text(' A two.')] }),
 		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
 		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
+		// A 300-message conversation replayed in one turn, and an answer of 400 paragraphs in one chunk (longChat.test.ts).
+		'Chat Many': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ conversation: { count: 150, user: 'A question.', agent: 'An answer with `code` and a list:\n\n- one\n- two' } }] }),
+		'Chat Burst': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text(Array.from({ length: 400 }, (_, i) => `Paragraph ${i + 1} of the answer.`).join('\n\n'))] }),
 		'Chat Showcase': ctx.fixtureAgent('well-behaved.mjs', {
 			chatTurn: [
 				{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The retries should come from the config, not a constant.' } },

@@ -57,6 +57,11 @@ export async function profile(op: 'start' | 'stop', file?: string): Promise<void
 	await call({ profile: op, path: file });
 }
 
+/** Starts a performance trace of the workbench page and its frames, or stops it and writes it to `file` (a .json). */
+export async function trace(op: 'start' | 'stop', file?: string): Promise<void> {
+	await call({ trace: op, path: file });
+}
+
 /** Clicks the first element matching `selector` (and holding `text`, if given), as a person does with the mouse. */
 export async function click(selector: string, text?: string): Promise<void> {
 	await call({ click: selector, ...(text !== undefined ? { text } : {}) });

@@ -140,13 +140,16 @@ async function main(): Promise<void> {
 	const flooder = await launch('hostile-flood-agent.mjs');
 	answerEditorState(flooder);
 	const other = await launch('well-behaved.mjs', { chatTurn: [{ stream: { count: CHAT_CHUNKS, text: 'a streamed chunk of the answer ' } }] });
-	const rows: { peer?: number; flood?: FloodRow; alone?: Others; during?: Others; floodDuring?: FloodRow }[] = [];
+	const rows: { peer?: number; peerPerCpu?: number; flood?: FloodRow; alone?: Others; during?: Others; floodDuring?: FloodRow }[] = [];
 	for (let round = 0; round < rounds; round++) {
 		global.gc?.();
 		const row: (typeof rows)[number] = {};
 		if (!only || only === 'peer') {
-			const peer = (await flooder.connection.sendRequest('_test/validRequests', { sessionId: SESSION, count: Math.floor(lines / 8) }, any)) as { validPerSecond: number };
+			const cpu = process.cpuUsage();
+			const peer = (await flooder.connection.sendRequest('_test/validRequests', { sessionId: SESSION, count: Math.floor(lines / 8) }, any)) as { validPerSecond: number; validRequests: number };
+			const used = process.cpuUsage(cpu);
 			row.peer = peer.validPerSecond;
+			row.peerPerCpu = peer.validRequests / ((used.user + used.system) / 1e6);
 		}
 		if (!only || only === 'flood') {
 			row.flood = await flood(flooder);
@@ -162,7 +165,7 @@ async function main(): Promise<void> {
 		const f = row.flood;
 		console.log(
 			`round ${round + 1}:` +
-				(row.peer !== undefined ? ` valid alone ${Math.round(row.peer).toLocaleString('en')}/s |` : '') +
+				(row.peer !== undefined ? ` valid alone ${Math.round(row.peer).toLocaleString('en')}/s (${Math.round(row.peerPerCpu!).toLocaleString('en')} per client CPU s) |` : '') +
 				(f
 					? ` flood ${Math.round(f.linesPerSecond).toLocaleString('en')} lines/s, ${Math.round(f.answersPerSecond).toLocaleString('en')} answers/s, valid ${Math.round(f.validPerSecond).toLocaleString('en')}/s (${(f.floodMs / 1000).toFixed(2)} s), ` +
 						`request after it ${(f.validLatencyMs / 1000).toFixed(2)} s, heap peak ${f.heapPeakMiB.toFixed(0)} MiB, client CPU ${f.cpuSeconds.toFixed(2)} s (${Math.round(f.lines / f.cpuSeconds).toLocaleString('en')} lines per CPU s) |`

@@ -7,6 +7,7 @@
 //   1. the flood's 12 500 valid requests alone (the peer of the flood's rate);
 //   2. the second agent alone: a chat turn of 2 000 streamed chunks (Enter pressed in the page to the
 //      turn drawn as ended; the host's receipt of the chunks), and keystrokes to ghost text visible;
+//      then 10 s of nothing, for the CPU each process spends idle (a control);
 //   3. the flood alone: lines/s, answers/s, valid requests answered/s, the valid request after it, the
 //      extension host's peak heap (sampled every 50 ms), its longest event-loop block, CPU by process;
 //   4. the flood again, with the second agent's chat and suggestions measured while it runs;
@@ -188,6 +189,10 @@ describe('benchmark: a flood that is mostly valid requests', function () {
 		}
 		assert.equal(alone.missing, 0);
 		const quiet = await others(a, editor);
+		// A control: what each process spends in 10 s with nothing happening, at this point of the run.
+		const idleBefore = cpuByProcess();
+		await sleep(10_000);
+		const idle = cpuByProcess(idleBefore);
 		const hostProfile = profileDir ? await startProfile() : undefined;
 		if (profileDir) {
 			await pageProfile('start');
@@ -208,6 +213,7 @@ describe('benchmark: a flood that is mostly valid requests', function () {
 		console.log(`BENCH mostly valid flood: VS Code ${vscode.version}, node ${process.version}, ${LINES} lines then one valid workspace/active_document`);
 		const aloneHost = aloneCpu.find((c) => c.name === 'extension host')?.seconds;
 		console.log(`  the ${Math.floor(LINES / 8).toLocaleString('en')} valid requests alone: ${Math.round(alone.validPerSecond).toLocaleString('en')}/s (${(alone.validMs / 1000).toFixed(2)} s; extension host CPU ${aloneHost?.toFixed(2) ?? '?'} s)`);
+		console.log(`  idle control, 10 s: CPU s by process: ${idle.map((c) => `${c.name} ${c.seconds.toFixed(2)}`).join(', ') || 'not measured (no /proc)'}`);
 		print('the flood', floodAlone);
 		printOthers(`${PEER} without a flood`, quiet);
 		printOthers(`${PEER} during a flood`, busy);
@@ -218,7 +224,7 @@ describe('benchmark: a flood that is mostly valid requests', function () {
 		fs.mkdirSync(out, { recursive: true });
 		fs.writeFileSync(
 			path.join(out, `hostile-flood-mostly-valid-vscode-${vscode.version}.json`),
-			`${JSON.stringify({ vscode: vscode.version, node: process.version, lines: LINES, alone: { ...alone, cpu: aloneCpu }, quiet, floodAlone, busy, floodDuring, unpaced }, null, 2)}\n`,
+			`${JSON.stringify({ vscode: vscode.version, node: process.version, lines: LINES, alone: { ...alone, cpu: aloneCpu }, idle, quiet, floodAlone, busy, floodDuring, unpaced }, null, 2)}\n`,
 		);
 		for (const [name, f] of [['the flood', floodAlone], ['the flood during the peer', floodDuring], ['without flow control', unpaced]] as const) {
 			checkAnswers(name, f);

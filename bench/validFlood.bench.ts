@@ -53,7 +53,7 @@ async function launch(script: string, options: Record<string, unknown> = {}): Pr
 
 /** Handlers as the extension registers them: a session check, then an answer built per call. */
 function answerEditorState(handle: AgentHandle): void {
-	const documents = Array.from({ length: 20 }, (_, i) => ({ uri: `file:///work/project/src/file${i}.ts`, languageId: 'typescript' }));
+	const documents = Array.from({ length: 20 }, (_, i) => ({ uri: `file:///home/dev/project/src/file${i}.ts`, languageId: 'typescript' }));
 	const check = (sessionId: string) => {
 		if (sessionId !== SESSION) {
 			throw new ResponseError(-32602, `Invalid params: sessionId: unknown session ${JSON.stringify(sessionId)}`);

@@ -825,16 +825,30 @@ export const suites = [
 		},
 	},
 	{
-		// 100 000 hostile lines from an agent, then a valid request: lines/s and that request's latency.
+		// 100 000 hostile lines from an agent, then a valid request: lines/s and that request's latency; the
+		// same with most lines valid requests, and another agent's chat and suggestions meanwhile.
 		name: 'bench-hostile-flood',
 		bench: true,
 		settings: (ctx) => ({
 			'agentLink.agents': {
 				'Hostile Flood Agent': ctx.fixtureAgent('hostile-flood-agent.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+				// The other agent of the mostly-valid flood: a chat turn of 2 000 chunks, and a suggestion at once.
+				'Peer Agent': ctx.fixtureAgent('nes-scripted-agent.mjs', {
+					revision: 'merged',
+					autoInsert: ' // next',
+					chatTurn: [{ stream: { count: 2000, text: 'word ', paragraphEvery: 40 } }],
+				}),
 			},
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'files.autoSave': 'off',
 		}),
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			const line = (i) => `export const value${i} = compute('item ${i}') + ${i}; // line ${i}\n`;
+			writeFileSync(join(workspace, 'src', 'peer.ts'), Array.from({ length: 1000 }, (_, i) => line(i)).join(''));
 		},
 	},
 	{

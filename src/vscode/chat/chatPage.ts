@@ -48,20 +48,27 @@ ${paragraphs}
 </div>`;
 }
 
-/** A page that only says what is wrong: no script, only the chat's stylesheet. */
-export function problemPage(webview: vscode.Webview, extensionUri: vscode.Uri, problem: PageProblem, where: 'view' | 'editor'): string {
-	const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat', 'chat.css')).toString();
+/** The chat's HTML document: the policy, the stylesheets and the body; every chat page has this head. */
+export function pageDocument(where: 'view' | 'editor', csp: string, stylesheets: readonly string[], body: string): string {
+	const links = stylesheets.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n');
 	return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${css}">
+${links}
 <title>Agent Link Chat</title>
 </head>
 <body data-where="${where}">
-${problemHtml(problem, false)}
+${body}
 </body>
 </html>`;
+}
+
+/** A page that only says what is wrong: no script, only the chat's stylesheet. */
+export function problemPage(webview: vscode.Webview, extensionUri: vscode.Uri, problem: PageProblem, where: 'view' | 'editor'): string {
+	const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'chat', 'chat.css')).toString();
+	const csp = `default-src 'none'; style-src ${webview.cspSource}; base-uri 'none'; form-action 'none'`;
+	return pageDocument(where, csp, [css], problemHtml(problem, false));
 }

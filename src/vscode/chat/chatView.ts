@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { missingFilesProblem, notStartedProblem, problemText, type PageOrigin } from '../../common/chatPageProblem';
 import type { Logger } from '../../common/log';
 import type { ChatController } from './chatController';
-import { missingPageFiles, problemHtml, problemPage } from './chatPage';
+import { missingPageFiles, pageDocument, problemHtml, problemPage } from './chatPage';
 
 export const CHAT_VIEW_ID = 'agentLink.chatView';
 const CHAT_PANEL_TYPE = 'agentLink.chatEditor';
@@ -151,20 +151,8 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, wher
 		"form-action 'none'",
 		"base-uri 'none'",
 	].join('; ');
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('dist', 'webview', 'codicon.css')}">
-<link rel="stylesheet" href="${asset('media', 'chat', 'chat.css')}">
-<title>Agent Link Chat</title>
-</head>
-<body data-where="${where}">
-${problemHtml(notStartedProblem(origin), true)}
+	const body = `${problemHtml(notStartedProblem(origin), true)}
 <div id="app"></div>
-<script type="module" nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>
-</body>
-</html>`;
+<script type="module" nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>`;
+	return pageDocument(where, csp, [asset('dist', 'webview', 'codicon.css'), asset('media', 'chat', 'chat.css')], body);
 }

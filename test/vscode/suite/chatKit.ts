@@ -1,11 +1,25 @@
 // The hooks every chat test through the browser shares: skipped without a browser; the API once
 // the chat agent is ready; on a failure, a screenshot and the end of the log; every chat tab closed
 // after each test.
+import * as assert from 'node:assert/strict';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../src/vscode/extension';
-import { hasBrowser, screenshot } from './browser';
-import { api, waitForState } from './util';
+import { hasBrowser, screenshot, waitForSteady, webviewQuery } from './browser';
+import { api, waitForState, waitUntil } from './util';
+
+/** Whether the chat page's input has the keyboard. */
+export const inputFocused = async (): Promise<boolean> => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
+
+/** A new chat with `agent` (by name), once it is ready and its input has the keyboard; its tab's key. */
+export async function openChat(a: AgentLinkApi, agent: string): Promise<string> {
+	const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
+	assert.ok(key, `a chat with ${agent}`);
+	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `${agent} ready`);
+	await waitForSteady(inputFocused, 'the input focused');
+	return key;
+}
 
 /** Registers the hooks in the current `describe`; the returned function gives the API inside tests. */
 export function chatHooks(name: string, options: { readonly closeTabs?: boolean; readonly onFailure?: (a: AgentLinkApi) => Promise<void> } = {}): () => AgentLinkApi {

@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { press, query, QUICK_ROWS, runFromPalette, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { press, query, QUICK_ROWS, runFromPalette, waitFor, waitForSteady } from '../browser';
 import { waitUntil } from '../util';
-import { chatHooks } from '../chatKit';
+import { chatHooks, inputFocused } from '../chatKit';
 
 const any = z.unknown();
 const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
@@ -20,7 +20,6 @@ async function folderQuestion(): Promise<void> {
 	await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
 }
 
-const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
 
 const questionGone = async () => (await query('.quick-input-widget', { visible: true })).count === 0;
 

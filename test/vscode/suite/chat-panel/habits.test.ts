@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { click, focusReport, press, query, QUICK_ROWS, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { waitUntil } from '../util';
-import { chatHooks } from '../chatKit';
+import { chatHooks, inputFocused, openChat } from '../chatKit';
 
 /** Screenshots to look at (not the README's). */
 const SHOTS = process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir();
@@ -19,17 +19,9 @@ const EDITOR_ACTION = (label: string) => `.editor-group-container.active .editor
 const ACTIONS = ['New Chat', 'New Chat with Another Agent…', 'Chat History…'];
 
 const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
-const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
 const idle = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle';
 const prompts = (a: AgentLinkApi, key: string) => entriesOf(a, key).flatMap((e) => (e.kind === 'user' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')) : []));
 
-async function openChat(a: AgentLinkApi, agent: string): Promise<string> {
-	const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
-	assert.ok(key, `a chat with ${agent}`);
-	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `${agent} ready`);
-	await waitForSteady(inputFocused, 'the input focused');
-	return key;
-}
 
 /** Sends `text` from the focused input and answers the SDK example agent's permission prompt with Enter (allow). */
 async function turnAnsweredByKeyboard(text: string): Promise<void> {

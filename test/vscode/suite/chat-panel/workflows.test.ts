@@ -10,12 +10,11 @@ import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { click, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
 import { waitUntil } from '../util';
-import { chatHooks } from '../chatKit';
+import { chatHooks, inputFocused, openChat } from '../chatKit';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
 const inputValue = async () => (await webviewQuery('textarea.prompt-input')).texts[0];
-const inputFocused = async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1;
 const idle = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle';
 const chips = async () => (await webviewQuery('.composer .chips .chip')).texts.map((t) => t.trim());
 const any = z.unknown();
@@ -28,13 +27,6 @@ async function promptsReceived(a: AgentLinkApi, key: string): Promise<unknown[][
 	return received.filter((m) => m.method === 'session/prompt' && m.params.sessionId === session.sessionId).map((m) => m.params.prompt ?? []);
 }
 
-async function openChat(a: AgentLinkApi, agent: string): Promise<string> {
-	const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
-	assert.ok(key, `a chat with ${agent}`);
-	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `${agent} ready`);
-	await waitForSteady(inputFocused, 'the input focused');
-	return key;
-}
 
 /** Notifications as shown: a toast, or (headless Chromium often shows no toast) the notification center, opened as the bell in the status bar does. */
 const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';

@@ -101,7 +101,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		// The chat page shares only the chat's messages and transcript model with the host (src/common/chat),
+		// The chat page shares only the chat's messages, transcript model and mirror with the host (src/common/chat),
 		// and uses only the packages it bundles: no vscode, no Node built-ins, nothing else of src/.
 		files: ['src/webview/**/*.ts'],
 		rules: {
@@ -111,7 +111,7 @@ export default tseslint.config(
 					paths: [{ name: 'vscode', message: 'The webview runs in a browser: it talks to the host through messages.' }],
 					patterns: [
 						{ group: nodeBuiltins, message: 'The webview runs in a browser.' },
-						{ regex: '^(\\.\\./){2,}(?!common/chat/(messages|transcript)$)', message: 'The webview may import only the chat messages and transcript model from src/common/chat.' },
+						{ regex: '^(\\.\\./){2,}(?!common/chat/(messages|transcriptModel|transcriptMirror)$)', message: 'The webview may import only the chat messages, the transcript model and its mirror from src/common/chat.' },
 						{ regex: '^(?!\\.|markdown-it$|dompurify$|diff$|highlight\\.js/lib/)', message: 'The webview bundles only markdown-it, dompurify, diff and highlight.js.' },
 					],
 				},

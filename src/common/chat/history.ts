@@ -11,7 +11,7 @@
  */
 import * as z from 'zod/mini';
 import { transcriptSnapshotSchema } from './messages';
-import type { Block, Entry, TranscriptSnapshot } from './transcript';
+import type { Block, Entry, TranscriptSnapshot } from './transcriptModel';
 
 /** The version of the stored format; another version reads as nothing stored. */
 export const HISTORY_VERSION = 1;

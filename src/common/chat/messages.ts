@@ -16,7 +16,7 @@
  */
 import * as z from 'zod/mini';
 import { describeZodError } from '../protocol';
-import type { Entry, SessionInfo, TranscriptPatch, TranscriptSnapshot } from './transcript';
+import type { Entry, SessionInfo, TranscriptPatch, TranscriptSnapshot } from './transcriptModel';
 import { PERMISSION_OPTION_KINDS, PLAN_ENTRY_PRIORITIES, PLAN_ENTRY_STATUSES, TOOL_CALL_STATUSES, TOOL_KINDS } from './updates';
 
 // --- Sizes the host accepts from the page ------------------------------------------------------

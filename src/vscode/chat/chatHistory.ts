@@ -23,7 +23,7 @@ import {
 	type HistoryLimits,
 	type HistoryRecord,
 } from '../../common/chat/history';
-import type { TranscriptSnapshot } from '../../common/chat/transcript';
+import type { TranscriptSnapshot } from '../../common/chat/transcriptModel';
 import { errorMessage, type Logger } from '../../common/log';
 
 const OPEN_TABS_KEY = 'agentLink.chat.openTabs';

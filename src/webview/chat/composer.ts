@@ -5,7 +5,7 @@
  * @-mentioned files) as removable chips. Config options (or modes) and usage sit beside it.
  */
 import type { Attachment, Mention } from '../../common/chat/messages';
-import type { Command, SessionInfo } from '../../common/chat/transcript';
+import type { Command, SessionInfo } from '../../common/chat/transcriptModel';
 import { h, icon } from './dom';
 import { focusInPage } from './focus';
 

@@ -5,7 +5,7 @@
  * updated as the entry changes; a message that only grew re-renders its last part only, and a
  * message's text can be drawn a frame's budget at a time (see {@link EntryView.render}).
  */
-import type { Block, Entry, MessageEntry, PlanItem, ToolCallEntry } from '../../common/chat/transcript';
+import type { Block, Entry, MessageEntry, PlanItem, ToolCallEntry } from '../../common/chat/transcriptModel';
 import { renderDiff } from './diffView';
 import { h, icon } from './dom';
 import { MarkdownView, type CodeActions } from './markdown';

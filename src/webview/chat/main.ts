@@ -5,7 +5,8 @@
  * is transcriptView.ts.
  */
 import { HostNotifications, PageCommands, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
-import { TranscriptMirror, type TranscriptPatch } from '../../common/chat/transcript';
+import { TranscriptMirror } from '../../common/chat/transcriptMirror';
+import type { TranscriptPatch } from '../../common/chat/transcriptModel';
 import { Composer, type Draft } from './composer';
 import { h, icon } from './dom';
 import { type EntryActions } from './entries';

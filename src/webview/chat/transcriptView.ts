@@ -11,7 +11,7 @@
  * - A group the browser has not laid out yet is given the height its entries probably have
  *   (measured from the groups shown), so the scroll bar says roughly where the user is.
  */
-import type { Entry } from '../../common/chat/transcript';
+import type { Entry } from '../../common/chat/transcriptModel';
 import { BudgetQueue } from './budgetQueue';
 import { h } from './dom';
 import { EntryView, type EntryActions } from './entries';

@@ -7,6 +7,7 @@
 import type { Attachment, Mention } from '../../common/chat/messages';
 import type { Command, SessionInfo } from '../../common/chat/transcriptModel';
 import { h, icon } from './dom';
+import type { Draft } from './drafts';
 import { focusInPage } from './focus';
 
 export interface ComposerHost {
@@ -20,13 +21,6 @@ export interface ComposerHost {
 	setMode(modeId: string): void;
 	/** The draft changed (to keep it across reloads). */
 	changed(): void;
-}
-
-/** What a tab's input keeps while the user is elsewhere. */
-export interface Draft {
-	text: string;
-	attachments: Attachment[];
-	history: string[];
 }
 
 interface Suggestion {

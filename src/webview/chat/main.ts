@@ -7,7 +7,8 @@
 import { HostNotifications, PageCommands, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
 import { TranscriptMirror } from '../../common/chat/transcriptMirror';
 import type { TranscriptPatch } from '../../common/chat/transcriptModel';
-import { Composer, type Draft } from './composer';
+import { Composer } from './composer';
+import { Drafts, type SavedDrafts } from './drafts';
 import { h, icon } from './dom';
 import { type EntryActions } from './entries';
 import { focusInPage, pageHasKeyboard } from './focus';
@@ -22,17 +23,13 @@ const EAGER_ENTRIES = 30;
 /** How long after the host asks for the input the page gives it the keyboard back (VS Code's focusing of a view ends within it). */
 const INPUT_FOCUS_GRACE_MS = 1000;
 
-interface Saved {
-	drafts: Record<string, Draft>;
-}
-
 class ChatPage {
 	private readonly host = new Host((n) => this.onNotification(n));
 	private state: ChatState | undefined;
 	private readonly mirrors = new Map<string, TranscriptMirror>();
 	private readonly queued: { sessionKey: string; patch: TranscriptPatch }[] = [];
 	private frame: number | undefined;
-	private readonly drafts: Record<string, Draft>;
+	private readonly drafts: Drafts;
 	private readonly terminals = new TerminalViews((sessionKey, terminalId) => this.host.send(PageCommands.openTerminal, { sessionKey, terminalId }));
 
 	private readonly tabStrip = new TabStrip({
@@ -73,7 +70,7 @@ class ChatPage {
 	private streamingId: number | undefined;
 
 	constructor(root: HTMLElement) {
-		this.drafts = ((this.host.saved as Saved | undefined)?.drafts ?? {}) as Record<string, Draft>;
+		this.drafts = new Drafts(this.host.saved as Partial<SavedDrafts> | undefined);
 		const actions: EntryActions = {
 			copy: (code) => this.host.send(PageCommands.copy, { code }),
 			insert: (code) => this.host.send(PageCommands.insertAtCursor, { code }),
@@ -98,6 +95,8 @@ class ChatPage {
 			setMode: (modeId) => this.shown && this.host.send(PageCommands.setMode, { sessionKey: this.shown, modeId }),
 			changed: () => this.save(),
 		});
+		// Until the host's state says which tab is shown, what is typed is kept for the tab that comes.
+		this.composer.load(this.drafts.unassigned);
 		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
 		this.banner.append(this.bannerText, this.bannerAction);
 		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
@@ -121,6 +120,12 @@ class ChatPage {
 			}
 			this.firstFocus = false;
 		});
+		// A page that has the keyboard as it starts (VS Code focused the view while it loaded) gets no
+		// focus event: the input takes the keyboard now, so what is typed goes there.
+		if (pageHasKeyboard()) {
+			this.composer.focus();
+			this.firstFocus = false;
+		}
 	}
 
 	private firstFocus = true;
@@ -197,11 +202,7 @@ class ChatPage {
 			return;
 		}
 		this.terminals.keepOnly(new Set(state.tabs.map((t) => t.sessionKey)));
-		for (const key of Object.keys(this.drafts)) {
-			if (!state.tabs.some((t) => t.sessionKey === key)) {
-				delete this.drafts[key];
-			}
-		}
+		this.drafts.keepOnly(new Set(state.tabs.map((t) => t.sessionKey)));
 		const selected = state.selected ?? state.tabs[0]?.sessionKey;
 		const mirror = selected !== undefined ? this.mirrors.get(selected) : undefined;
 		if (selected !== this.shown || !oldMirror || !mirror || mirror.entries[0]?.id !== oldMirror.entries[0]?.id || mirror.revision < oldMirror.revision) {
@@ -291,12 +292,12 @@ class ChatPage {
 		this.transcript.clear();
 		const mirror = key !== undefined ? this.mirrors.get(key) : undefined;
 		if (key !== undefined) {
-			// A tab the host seeded (a chat going on from a read-only one) starts with its link in the input.
-			const seed = this.state?.tabs.find((t) => t.sessionKey === key)?.seed;
-			this.composer.load((this.drafts[key] ??= { text: seed?.text ?? '', attachments: [...(seed?.attachments ?? [])], history: [] }));
-			if (seed) {
-				this.save();
-			}
+			// A tab the host seeded (a chat going on from a read-only one) starts with its link in the
+			// input; a tab shown after keys were typed with none shown gets them.
+			this.composer.load(this.drafts.forTab(key, this.state?.tabs.find((t) => t.sessionKey === key)?.seed));
+			this.save();
+		} else {
+			this.composer.load(this.drafts.unassigned);
 		}
 		if (mirror) {
 			const entries = mirror.entries;
@@ -504,7 +505,7 @@ class ChatPage {
 	}
 
 	private save(): void {
-		this.host.save({ drafts: this.drafts } satisfies Saved);
+		this.host.save(this.drafts.saved());
 	}
 }
 

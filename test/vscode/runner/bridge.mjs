@@ -42,6 +42,12 @@
 //                                           (a .json the browser's Performance panel opens) on stop
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
+//   {webviewTypeOnFocus: selector, type: 'text', delayMs?, timeoutMs?, count?: selector}
+//                                           waits until a chat page has the keyboard in an element matching
+//                                           the selector (checked every few milliseconds), then types at once,
+//                                           as a person who sees the caret; returns how many elements matched
+//                                           `count` in that page just before the first key and just after the
+//                                           last (whether the keys came before something was drawn)
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -65,11 +71,47 @@ export async function startBridge(getPage) {
 
   let profiler;
   let tracer;
+  /**
+   * Waits until a chat page has the keyboard in an element matching `request.webviewTypeOnFocus`, then types
+   * `request.type` at once (see the list at the top of this file).
+   */
+  async function typeOnWebviewFocus(page, request) {
+    const timeout = typeof request.timeoutMs === 'number' ? request.timeoutMs : 20_000;
+    const deadline = Date.now() + timeout;
+    const probe = typeof request.count === 'string' ? request.count : undefined;
+    const look = (frame) => frame.evaluate(([selector, count]) => ({
+      focused: document.getElementById('app') !== null && document.hasFocus() && document.activeElement?.matches(selector) === true,
+      count: count ? document.querySelectorAll(count).length : 0,
+    }), [request.webviewTypeOnFocus, probe]);
+    for (;;) {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        let seen;
+        try {
+          seen = await look(frame);
+        } catch {
+          continue; // a frame navigating or gone
+        }
+        if (seen.focused) {
+          await page.keyboard.type(request.type, { delay: typeof request.delayMs === 'number' ? request.delayMs : 30 });
+          const after = await look(frame).catch(() => ({ count: -1 }));
+          return { before: seen.count, after: after.count };
+        }
+      }
+      if (Date.now() > deadline) throw new Error(`no chat page had the keyboard in ${request.webviewTypeOnFocus} within ${timeout} ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   /** @param {string} body */
   async function handle(body) {
     const page = getPage();
     if (!page) throw new Error('the workbench page is not open yet');
     const request = JSON.parse(body || '{}');
+    // Before the plain `type` and `count` requests, whose fields it shares.
+    if (typeof request.webviewTypeOnFocus === 'string' && typeof request.type === 'string') {
+      return typeOnWebviewFocus(page, request);
+    }
     if (Array.isArray(request.keys)) {
       for (const key of request.keys) {
         if (typeof key !== 'string') throw new Error('keys must be strings');

@@ -145,6 +145,15 @@ export async function webviewProbe<T>(probe: 'framesStart' | 'framesStop' | 'scr
 	return call<T>({ webviewEval: probe, ...options });
 }
 
+/**
+ * Types `text` the moment a chat page has the keyboard in an element matching `selector` (as a person
+ * who sees the caret and starts typing), without waiting for anything else. `before` and `after`: how
+ * many elements matched `count` in that page just before the first key and just after the last.
+ */
+export async function typeOnWebviewFocus(selector: string, text: string, options: { delayMs?: number; count?: string; timeoutMs?: number } = {}): Promise<{ before: number; after: number }> {
+	return call({ webviewTypeOnFocus: selector, type: text, ...options });
+}
+
 /** Where the keyboard is: each frame whose document has the focus, and its focused element (for failure reports). */
 export async function focusReport(): Promise<string[]> {
 	return (await call<{ frames: string[] }>({ focus: true })).frames;

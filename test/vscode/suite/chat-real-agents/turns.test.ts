@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { readRealAgentLog, schemaViolations, sent, type RealAgentName } from '../../../shared/realAgentLog';
-import { press, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
+import { press, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { chatHooks } from '../chatKit';
 import { waitUntil } from '../util';
 
@@ -32,10 +32,11 @@ interface Agent {
 	readonly rejectionEndsTurn: boolean;
 }
 
+/** In the order they are tested; Gemini CLI, the chat agent, started with the window. */
 const AGENTS: readonly Agent[] = [
+	{ title: 'Gemini CLI', name: 'gemini', allow: 'Allow', reject: 'Reject', reviewedToday: true, rejectionEndsTurn: false },
 	{ title: 'Claude Code', name: 'claude', allow: 'Yes', reject: 'No', reviewedToday: false, rejectionEndsTurn: false },
 	{ title: 'OpenCode', name: 'opencode', allow: 'Allow once', reject: 'Reject', reviewedToday: false, rejectionEndsTurn: true },
-	{ title: 'Gemini CLI', name: 'gemini', allow: 'Allow', reject: 'Reject', reviewedToday: true, rejectionEndsTurn: false },
 ];
 
 /** Starting an agent and a turn of it may take long on a loaded machine (the agent's program starts, it asks the model). */
@@ -99,6 +100,9 @@ describe('chat with real agents (scripted models)', function () {
 			await waitFor(async () => (await webviewQuery('.diff-line.added .diff-text')).texts.some((t) => t.includes("'Hi '")), 'the diff drawn in the tool call');
 			assert.ok((await webviewQuery('.diff-line.removed .diff-text')).texts.some((t) => t.includes("'Hello '")));
 			assert.ok((await webviewQuery('.permission.answered')).texts.some((t) => t.includes(`Allowed: ${agent.allow}`)), 'the answer shown');
+			if (process.env.AGENT_LINK_SCREENSHOT_DIR) {
+				await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, `real-agent-${agent.name}.png`));
+			}
 			// What review has today: a write that came through fs/write_text_file (Gemini CLI). For Claude
 			// Code and OpenCode the file changed on disk and the tool call's diff is drawn (both checked
 			// above), but Agent Link's record of the change is missing (Claude Code) or unreliable
@@ -125,7 +129,6 @@ describe('chat with real agents (scripted models)', function () {
 			await waitFor(async () => (await turnEnds()).at(-1)?.includes('Stopped') === true, 'the turn stopped', AGENT_MS);
 			const last = entriesOf(a, key).filter((e) => e.kind === 'turn_end').at(-1);
 			assert.equal(last?.kind === 'turn_end' ? last.stopReason : undefined, 'cancelled', 'the agent answered the cancel');
-			await a.chatController.closeTab(key);
 		});
 	}
 

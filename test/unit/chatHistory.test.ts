@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import {
 	MAX_CHANGED_FILES,
 	bound,
-	changedFiles,
+	historyNotes,
+	noteWrite,
 	parseHistoryIndex,
 	parseStoredTranscript,
 	putRecord,
@@ -269,10 +270,29 @@ describe('chat history: a transcript taken up again', () => {
 });
 
 describe('chat history: what a record says', () => {
-	it('lists the files a chat changed: diffs, and edits or deletions without one; not reads, not failed calls', () => {
-		const transcript = chat();
-		transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'failed', locations: [{ path: '/project/failed.ts' }] }));
-		assert.deepEqual(changedFiles(transcript.snapshot()), ['/project/config.json', '/project/old.txt']);
+	it('counts a file as changed only when a write changed its content (made it, or changed its text)', () => {
+		const files = new Set<string>();
+		assert.equal(noteWrite(files, { path: '/project/same.txt', before: 'x\n', after: 'x\n' }), false, 'the same text written again');
+		assert.equal(noteWrite(files, { path: '/project/config.json', before: '3', after: '5' }), true);
+		assert.equal(noteWrite(files, { path: '/project/new.txt', before: undefined, after: '' }), true, 'a file made, empty or not');
+		assert.equal(noteWrite(files, { path: '/project/config.json', before: '5', after: '6' }), false, 'once per file');
+		assert.deepEqual([...files], ['/project/config.json', '/project/new.txt']);
+		const many = new Set<string>();
+		for (let i = 0; i < MAX_CHANGED_FILES + 5; i++) {
+			noteWrite(many, { path: `/f${i}`, before: 'a', after: 'b' });
+		}
+		assert.equal(many.size, MAX_CHANGED_FILES);
+	});
+
+	it('says what is true of a chat in the picker: files changed, read-only only when it cannot go on, open', () => {
+		const plain = { changedFiles: [], sessionId: 's-1' };
+		assert.deepEqual(historyNotes({ ...plain, continueWith: undefined }, { open: { readOnly: false } }), ['open'], 'an agent that can neither resume nor load: open and usable, not read-only');
+		assert.deepEqual(historyNotes({ ...plain, continueWith: undefined }, {}), ['read-only'], 'the same chat closed cannot go on');
+		assert.deepEqual(historyNotes({ ...plain, continueWith: undefined }, { open: { readOnly: true } }), ['read-only', 'open'], 'open read-only (from an earlier window)');
+		assert.deepEqual(historyNotes({ ...plain, continueWith: 'load' }, {}), [], 'closed, and its agent loads it');
+		assert.deepEqual(historyNotes({ changedFiles: [], continueWith: 'resume' }, {}), ['read-only'], 'never started with its agent');
+		assert.deepEqual(historyNotes({ ...plain, changedFiles: ['/a'], continueWith: 'resume' }, { listedBy: 'Lister', open: { readOnly: false } }), ['1 file changed', 'kept by Lister', 'open']);
+		assert.deepEqual(historyNotes({ ...plain, changedFiles: ['/a', '/b'], continueWith: 'resume' }, {}), ['2 files changed']);
 	});
 
 	it('searches by title, every word in any case', () => {
@@ -289,7 +309,7 @@ describe('chat history: what a record says', () => {
 	});
 
 	it('writes a chat as Markdown with its messages, tool calls and changed files', () => {
-		const markdown = transcriptToMarkdown(chat().snapshot(), { agentName: 'Agent', cwd: '/project', updatedAt: Date.UTC(2026, 0, 2), title: 'Retries' });
+		const markdown = transcriptToMarkdown(chat().snapshot(), { agentName: 'Agent', cwd: '/project', updatedAt: Date.UTC(2026, 0, 2), title: 'Retries', changedFiles: ['/project/config.json', '/project/old.txt'] });
 		assert.match(markdown, /^# Retries\n\nAgent: Agent {2}\nFolder: \/project {2}\nLast active: 2026-01-02T00:00:00.000Z\n/);
 		assert.match(markdown, /## You\n\nRaise the retry limit\n/);
 		assert.match(markdown, /## Agent\n\nDone: it is 5 now\.\n/);

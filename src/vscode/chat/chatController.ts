@@ -33,7 +33,7 @@ import {
 	type Tab,
 	type WireMessage,
 } from '../../common/chat/messages';
-import { changedFiles, type HistoryRecord } from '../../common/chat/history';
+import { noteWrite, type HistoryRecord } from '../../common/chat/history';
 import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
@@ -89,6 +89,8 @@ class ChatTab {
 	signIn: { readonly methods: readonly AuthMethod[]; readonly resolve: (method: AuthMethod | undefined) => void; readonly previous: Tab['state'] } | undefined;
 	/** Files the agent changed, not yet kept or undone (AgentChanges). */
 	changes: Tab['changes'] = [];
+	/** Files whose content the agent's writes changed, for the history (noteWrite). */
+	readonly changedFiles = new Set<string>();
 	follow = false;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
 	started: Promise<void> = Promise.resolve();
@@ -180,6 +182,7 @@ export class ChatController implements vscode.Disposable {
 					const tab = this.tabOfSession(write.agentName, write.sessionId);
 					if (tab) {
 						files.changes.record(tab.key, write);
+						noteWrite(tab.changedFiles, { path: write.uri.fsPath, before: write.before, after: write.after });
 					}
 				}),
 				files.access.onDidTouch((event) => {
@@ -607,6 +610,7 @@ export class ChatController implements vscode.Disposable {
 		tab.historyId = record.id;
 		tab.createdAt = record.createdAt;
 		tab.stored = { sessionId: record.sessionId, continueWith: record.continueWith };
+		record.changedFiles.forEach((file) => tab.changedFiles.add(file));
 		const snapshot = await this.history.readTranscript(record.id);
 		if (snapshot) {
 			tab.transcript = Transcript.restore(snapshot);
@@ -747,7 +751,7 @@ export class ChatController implements vscode.Disposable {
 				createdAt: tab.createdAt,
 				updatedAt: Date.now(),
 				entries: snapshot.entries.length,
-				changedFiles: changedFiles(snapshot),
+				changedFiles: [...tab.changedFiles],
 				...(continueWith ? { continueWith } : {}),
 			},
 			snapshot,
@@ -1078,7 +1082,11 @@ export class ChatController implements vscode.Disposable {
 	// --- State to the pages ---
 
 	private apply(tab: ChatTab, event: Parameters<Transcript['apply']>[0]): void {
-		if (tab.transcript.apply(event)) {
+		const changed = tab.transcript.apply(event);
+		for (const id of tab.transcript.takeReusedToolCallIds()) {
+			this.log.warn(`Chat ${tab.key}: ${tab.agentName} used the tool call id ${JSON.stringify(id.slice(0, 200))} of an earlier turn again; it is shown as a new tool call of this turn.`);
+		}
+		if (changed) {
 			this.flushSoon();
 			if (!tab.closed) {
 				this.saveSoon(tab, event.type === 'turn_ended' || event.type === 'turn_failed' || event.type === 'conversation_ended');

@@ -96,7 +96,7 @@ for (const tier of ['unit', 'protocol']) {
 		continue;
 	}
 	if (tier === 'protocol') {
-		// Real agents from npm (protocol/realAgent*.test.ts), installed once into the test cache.
+		// Real agents from npm (protocol/realAgents.test.ts), installed once into the test cache.
 		await (realAgentsInstall ??= installRealAgents());
 	}
 	const dir = join('out', 'test', tier);

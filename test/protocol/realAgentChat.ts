@@ -1,4 +1,4 @@
-// A chat with a real agent (Claude Code, OpenCode, Gemini CLI: test/fixtures/real-agents), through
+// A chat with a real agent (Claude Code, OpenCode, Gemini CLI, Qwen Code: test/fixtures/real-agents), through
 // Agent Link's own client (AgentHandle, AgentConnection) and transcript reducer, the way the chat
 // panel holds one: the same client capabilities, files read and written on disk for the agent,
 // commands run as real processes, permission requests answered as the test says, every update

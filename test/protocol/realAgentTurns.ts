@@ -1,5 +1,5 @@
-// The whole turns every real agent is run through (test/protocol/realAgent*.test.ts), one agent
-// process per file, one session: streamed text, a read, an edit allowed and one rejected, a shell
+// The whole turns every real agent is run through (test/protocol/realAgents.test.ts), one agent
+// process each, one session: streamed text, a read, an edit allowed and one rejected, a shell
 // command, a turn cancelled midway, a turn after it, what changed, and every message Agent Link
 // sent checked against the ACP schema. The conversation is scripted on the model's side
 // (test/fixtures/real-agents/conversation.mjs); each agent's ways are its `Quirks`.
@@ -32,7 +32,8 @@ function lastToolCall(chat: RealAgentChat, kind: ToolCallEntry['toolKind']): Too
 }
 
 export function describeRealAgent(name: RealAgentName, title: string, quirks: Quirks): void {
-	describe(`${title} (real agent, scripted model)`, () => {
+	// One turn after another (a suite running beside others would otherwise run its tests at once).
+	describe(`${title} (real agent, scripted model)`, { concurrency: 1 }, () => {
 		let chat: RealAgentChat;
 
 		before(async () => {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The real agents the tests run, by the launcher's name for them. */
-export const REAL_AGENTS = ['claude', 'opencode', 'gemini'] as const;
+export const REAL_AGENTS = ['claude', 'opencode', 'gemini', 'qwen'] as const;
 export type RealAgentName = (typeof REAL_AGENTS)[number];
 
 /** The file every real agent's workspace starts with (test/fixtures/real-agents/conversation.mjs works on it). */

@@ -79,7 +79,7 @@ function realAgentDefinitions(ctx) {
 		args: [join(ctx.root, 'test', 'fixtures', 'real-agents', 'launcher.mjs'), name],
 		env: { AGENT_LINK_REAL_AGENT_LOG: join(scratch, `${name}.jsonl`), AGENT_LINK_REAL_AGENT_HOME: scratch },
 	});
-	return { 'Claude Code': agent('claude'), OpenCode: agent('opencode'), 'Gemini CLI': agent('gemini') };
+	return { 'Claude Code': agent('claude'), OpenCode: agent('opencode'), 'Gemini CLI': agent('gemini'), 'Qwen Code': agent('qwen') };
 }
 
 /** The chat panel's scripted agents. */
@@ -520,7 +520,7 @@ export const suites = [
 		},
 	},
 	{
-		// Claude Code, OpenCode and Gemini CLI from npm (pinned in test/fixtures/real-agents/agents.mjs),
+		// Claude Code, OpenCode, Gemini CLI and Qwen Code from npm (pinned in test/fixtures/real-agents/agents.mjs),
 		// each against its scripted model server, in one window: whole turns through the chat panel with
 		// real keys and clicks. Each runs behind the launcher, which logs every message and checks
 		// Agent Link's against the ACP schema (the logs are beside the workspace: <agent>.jsonl).

@@ -21,7 +21,7 @@ import { Transcript, type ToolCallEntry } from '../../src/common/chat/transcript
 import { clientEditorStateCapabilities } from '../../src/common/editorStateProtocol';
 import { readTextFileParamsSchema, sliceLines } from '../../src/common/fsProtocol';
 import { writeTextFileParamsSchema, type WriteTextFileParams } from '../../src/common/fsWrite';
-import { Methods, type ClientCapabilities } from '../../src/common/protocol';
+import { Methods, type ClientCapabilities, type ValidatedInitializeResponse } from '../../src/common/protocol';
 import { createTerminalParamsSchema, terminalParamsSchema } from '../../src/common/terminalProtocol';
 import type { AgentHandle } from '../../src/node/agentHandle';
 import { TerminalProcess } from '../../src/node/terminalProcess';
@@ -235,6 +235,31 @@ export class RealAgentChat {
 			this.terminals.delete(terminalId);
 			return {};
 		});
+	}
+}
+
+/**
+ * Only the handshake with a real agent: started by the launcher in a new empty workspace,
+ * `initialize` with the chat's capabilities, its answer and the launcher's log; then stopped.
+ */
+export async function handshake(name: RealAgentName): Promise<{ result: ValidatedInitializeResponse; log: RealAgentLogEntry[] }> {
+	await ensureInstalled(name);
+	const scratch = mkdtempSync(join(tmpdir(), `agent-link-real-${name}-`));
+	const workspace = join(scratch, 'work space');
+	mkdirSync(workspace);
+	const logFile = join(scratch, 'launcher.jsonl');
+	const handle = await launch(
+		{ command: process.execPath, args: [launcherPath(repoRoot), name], env: { AGENT_LINK_REAL_AGENT_LOG: logFile, AGENT_LINK_REAL_AGENT_HOME: scratch }, cwd: workspace },
+		new MemoryLog(),
+	);
+	try {
+		const result = await withTimeout(handle.initialize(clientInfo, CHAT_CAPABILITIES), `${name}: initialize`);
+		return { result, log: readRealAgentLog(logFile) };
+	} finally {
+		await handle.dispose(2000);
+		if (!process.env.AGENT_LINK_KEEP_REAL_AGENT_LOG) {
+			rmSync(scratch, { recursive: true, force: true });
+		}
 	}
 }
 

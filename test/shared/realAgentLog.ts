@@ -4,9 +4,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The real agents the tests run, by the launcher's name for them. */
+/** The real agents the tests run, by the launcher's name for them: whole turns, or only the handshake. */
 export const REAL_AGENTS = ['claude', 'opencode', 'gemini', 'qwen'] as const;
-export type RealAgentName = (typeof REAL_AGENTS)[number];
+export const HANDSHAKE_ONLY_AGENTS = ['codex', 'copilot', 'auggie'] as const;
+export type RealAgentName = (typeof REAL_AGENTS)[number] | (typeof HANDSHAKE_ONLY_AGENTS)[number];
 
 /** The file every real agent's workspace starts with (test/fixtures/real-agents/conversation.mjs works on it). */
 export function greetJsPath(root: string): string {

@@ -528,7 +528,7 @@ export const suites = [
 		realAgents: true,
 		settings: (ctx) => ({
 			'agentLink.agents': realAgentDefinitions(ctx),
-			// The chat agent (it starts with the window): the quickest of the three to start.
+			// The chat agent (it starts with the window): among the quickest of the four to start.
 			'agentLink.defaultAgent': 'Gemini CLI',
 			'agentLink.trace': 'messages',
 			'files.autoSave': 'off',

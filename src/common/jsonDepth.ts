@@ -144,10 +144,73 @@ function cutValue(cuts: Cuts, text: string, from: number, to: number): void {
 	cuts.kept = to;
 }
 
-function grown(stack: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-	const larger = new Uint8Array(stack.length * 2);
-	larger.set(stack);
-	return larger;
+/**
+ * The stack of open brackets, shared by every call (each runs to its end before
+ * another can start): a value nested 5 000 deep grows it once, not on every line.
+ */
+let openBrackets = new Uint8Array(256);
+
+/** `stack`, or a larger copy of it (kept for the next call), with room for `depth` brackets. */
+function reserved(stack: Uint8Array<ArrayBuffer>, depth: number): Uint8Array<ArrayBuffer> {
+	if (depth <= stack.length) {
+		return stack;
+	}
+	let size = stack.length * 2;
+	while (size < depth) {
+		size *= 2;
+	}
+	openBrackets = new Uint8Array(size);
+	openBrackets.set(stack);
+	return openBrackets;
+}
+
+/** Whether the `length` characters of `text` from `a` and from `b` are the same. */
+function sameText(text: string, a: number, b: number, length: number): boolean {
+	return text.slice(b, b + length) === text.slice(a, a + length);
+}
+
+/**
+ * Where the copies of `text[from, to)` that follow it from `to` end, at most
+ * `limit` of them. Compared in blocks of 1, 2, 4, … copies and back down, each
+ * block one comparison of two slices (native and fast, where `startsWith` goes
+ * a character at a time): thousands of copies cost a few dozen calls.
+ */
+function repeatsEnd(text: string, from: number, to: number, limit: number): number {
+	const unit = to - from;
+	let end = to;
+	let copies = 0;
+	let block = 1;
+	// text[from, end) holds copies + 1 copies, so a block of up to that many can be compared against it.
+	while (copies + block <= limit && sameText(text, from, end, block * unit)) {
+		end += block * unit;
+		copies += block;
+		block *= 2;
+	}
+	for (block = Math.floor(block / 2); block >= 1; block = Math.floor(block / 2)) {
+		if (copies + block <= limit && sameText(text, from, end, block * unit)) {
+			end += block * unit;
+			copies += block;
+		}
+	}
+	return end;
+}
+
+/**
+ * How many of the closing brackets from `i` on (one at `i`, then the same
+ * character repeated) close the innermost brackets of `stack`, down to no
+ * shallower than `floor` open: at least 1.
+ */
+function closingRun(text: string, stack: Uint8Array, i: number, depth: number, floor: number): number {
+	if (depth - floor < 2) {
+		return 1;
+	}
+	const run = repeatsEnd(text, i, i + 1, depth - floor - 1) - i;
+	const type = stack[depth - 1];
+	let closes = 1;
+	while (closes < run && stack[depth - 1 - closes] === type) {
+		closes++;
+	}
+	return closes;
 }
 
 /**
@@ -156,14 +219,21 @@ function grown(stack: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
  * undefined if `text` is not JSON. One pass, one character at a time, nothing
  * built but the stack of open brackets (1 for an object, 0 for an array); one
  * function with its state in locals, several times faster than `JSON.parse` on
- * deep values.
+ * deep values. A bracket (with its key) repeated thousands of times, as a deep
+ * value nearly always is, and the run of brackets closing them, are checked by
+ * comparing the text with itself ({@link repeatsEnd}): a copy of text already
+ * checked is valid in the same place.
  */
 export function cutDeepValues(text: string, maxDepth: number): CutText | undefined {
 	const length = text.length;
-	let stack = new Uint8Array(256);
+	let stack = openBrackets;
 	let depth = 0;
 	const cuts: Cuts = { parts: [], kept: 0 };
 	let cutFrom = -1;
+	// The last bracket opened, and the depth it made: while none has closed since, text[runFrom, i) opens
+	// one bracket and ends where a value is expected, as at runFrom, so a copy of it is valid at i too.
+	let runFrom = -1;
+	let runDepth = 0;
 	let expect = Expect.Value;
 	let i = 0;
 	while (i < length) {
@@ -178,10 +248,23 @@ export function cutDeepValues(text: string, maxDepth: number): CutText | undefin
 				if (depth === maxDepth && cutFrom === -1) {
 					cutFrom = i;
 				}
-				if (depth === stack.length) {
-					stack = grown(stack);
+				// (Outside a value being cut, no further than the depth, where the next bracket opens one.)
+				const end = runFrom !== -1 && depth === runDepth && depth !== maxDepth ? repeatsEnd(text, runFrom, i, cutFrom === -1 ? maxDepth - depth : length) : i;
+				if (end > i) {
+					// Copies of the opener before this one: each opens one more bracket of its kind, and leaves expect as it is.
+					const levels = (end - i) / (i - runFrom);
+					stack = reserved(stack, depth + levels);
+					stack.fill(stack[depth - 1]!, depth, depth + levels);
+					depth += levels;
+					runFrom = end - (i - runFrom);
+					runDepth = depth;
+					i = end;
+					continue;
 				}
+				stack = reserved(stack, depth + 1);
+				runFrom = i;
 				stack[depth++] = c === OPEN_OBJECT ? 1 : 0;
+				runDepth = depth;
 				i++;
 				expect = c === OPEN_OBJECT ? Expect.KeyOrClose : Expect.ValueOrClose;
 				continue;
@@ -225,9 +308,11 @@ export function cutDeepValues(text: string, maxDepth: number): CutText | undefin
 				return undefined;
 			}
 		}
-		// c closes the innermost container, and a value being cut may end with it.
-		depth--;
-		i++;
+		// c closes the innermost container (and the same character repeated those around it, but never
+		// past the end of a value being cut), and a value being cut may end with it.
+		const closes = closingRun(text, stack, i, depth, cutFrom === -1 ? 0 : maxDepth + 1);
+		depth -= closes;
+		i += closes;
 		expect = Expect.After;
 		if (cutFrom !== -1 && depth === maxDepth) {
 			cutValue(cuts, text, cutFrom, i);

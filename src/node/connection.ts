@@ -20,7 +20,6 @@ import {
 	ErrorCodes as RpcErrorCodes,
 	ResponseError,
 	createMessageConnection,
-	type CancellationId,
 	type CancellationToken,
 	type Disposable,
 	type Event,
@@ -34,6 +33,7 @@ import { LimitedLog, type LimitedKind, type RateLimitOptions } from '../common/r
 import type { WireTracer } from '../common/trace';
 import type { PacerOptions } from '../common/pacer';
 import { MessageKinds, type RequestId } from '../common/jsonrpc';
+import { IncomingRequests } from './incomingRequests';
 import { NdjsonMessageReader, NdjsonMessageWriter, type MessageChecks, type OutstandingIds, type Refusal } from './ndjsonTransport';
 
 export interface AgentConnectionOptions {
@@ -90,30 +90,9 @@ interface NotificationEntry {
 	readonly handler: (params: unknown) => void | Promise<void>;
 }
 
-/** The token of each request the agent sent us that is being handled, by id, so `$/cancel_request` can reach it. */
-class IncomingCancellation {
-	readonly byId = new Map<CancellationId, CancellationTokenSource>();
-	readonly idByToken = new WeakMap<CancellationToken, CancellationId>();
-
-	open(id: CancellationId): CancellationTokenSource {
-		const source = new CancellationTokenSource();
-		this.byId.set(id, source);
-		this.idByToken.set(source.token, id);
-		return source;
-	}
-
-	cancel(id: CancellationId): void {
-		this.byId.get(id)?.cancel();
-	}
-
-	done(token: CancellationToken): void {
-		const id = this.idByToken.get(token);
-		if (id !== undefined && this.byId.get(id)?.token === token) {
-			this.byId.get(id)!.dispose();
-			this.byId.delete(id);
-		}
-	}
-}
+/** On a request or notification whose params passed a handler's schema as it was read: that handler's entry. */
+const CHECKED_BY = Symbol('checkedBy');
+type Checked = Record<string | symbol, unknown>;
 
 /** How long a request whose write failed waits for the agent's exit to explain why. */
 const WRITE_ERROR_GRACE_MS = 1000;
@@ -122,12 +101,10 @@ export class AgentConnection implements Disposable {
 	private readonly connection: MessageConnection;
 	private readonly reader: NdjsonMessageReader;
 	private readonly writer: NdjsonMessageWriter;
-	private readonly incoming = new IncomingCancellation();
+	private readonly incoming = new IncomingRequests();
 	private readonly inFlight = new Set<(error: Error) => void>();
 	private readonly requestHandlers = new Map<string, RequestEntry>();
 	private readonly notificationHandlers = new Map<string, NotificationEntry>();
-	/** Params already checked as their message was read, with the entry whose schema accepted them. */
-	private readonly validated = new WeakMap<object, RequestEntry | NotificationEntry>();
 	private readonly limitedLog: LimitedLog;
 	private readonly closeEmitter = new Emitter<Error>();
 	private failure: Error | undefined;
@@ -162,7 +139,7 @@ export class AgentConnection implements Disposable {
 				request: (message) => this.handleRequest(message),
 				notification: (message) => {
 					if (!this.failure) {
-						void this.dispatchNotification(message.method as string, message.params);
+						void this.dispatchNotification(message.method as string, message);
 					}
 				},
 			},
@@ -230,9 +207,7 @@ export class AgentConnection implements Disposable {
 			return { code: ErrorCodes.InvalidParams, message: describeZodError(parsed.error), kind };
 		}
 		message.params = parsed.data;
-		if (typeof parsed.data === 'object' && parsed.data !== null) {
-			this.validated.set(parsed.data, entry);
-		}
+		(message as Checked)[CHECKED_BY] = entry;
 		return undefined;
 	}
 
@@ -240,8 +215,9 @@ export class AgentConnection implements Disposable {
 	 * The params a handler gets: those checked as the message was read, or, should
 	 * the handler have changed since, checked again now.
 	 */
-	private paramsFor(entry: RequestEntry | NotificationEntry, params: unknown): { ok: true; params: unknown } | { ok: false; reason: string } {
-		if (typeof params === 'object' && params !== null && this.validated.get(params) === entry) {
+	private paramsFor(entry: RequestEntry | NotificationEntry, message: Record<string, unknown>): { ok: true; params: unknown } | { ok: false; reason: string } {
+		const params = message.params;
+		if ((message as Checked)[CHECKED_BY] === entry) {
 			return { ok: true, params };
 		}
 		const parsed = entry.schema.safeParse(params ?? {});
@@ -258,11 +234,18 @@ export class AgentConnection implements Disposable {
 		}
 		const id = message.id as RequestId;
 		const method = message.method as string;
-		const source = this.incoming.open(id);
-		this.dispatchRequest(method, message.params, source.token).then(
-			(result) => this.answer({ jsonrpc: '2.0', id, result: result === undefined ? null : result }),
-			(error: unknown) => {
-				const response = error instanceof ResponseError ? error : new ResponseError(ErrorCodes.InternalError, `${method} failed: ${errorMessage(error)}`);
+		this.incoming.run(
+			id,
+			(token) => this.dispatchRequest(method, message, token),
+			(failed, value) => {
+				if (!failed) {
+					this.answer({ jsonrpc: '2.0', id, result: value === undefined ? null : value });
+					return;
+				}
+				if (!(value instanceof ResponseError)) {
+					this.options.log.error(`Handling ${method} failed: ${errorMessage(value)}`);
+				}
+				const response = value instanceof ResponseError ? value : new ResponseError(ErrorCodes.InternalError, `${method} failed: ${errorMessage(value)}`);
 				this.answer({ jsonrpc: '2.0', id, error: response.toJson() });
 			},
 		);
@@ -272,41 +255,34 @@ export class AgentConnection implements Disposable {
 		if (this.failure) {
 			return;
 		}
-		this.writer.write(message as unknown as Message).catch((error: unknown) => {
-			this.options.log.debug(`Answering request ${JSON.stringify(message.id)} failed: ${errorMessage(error)}`);
-		});
+		this.writer.send(message as unknown as Message, undefined, this.answerFailed);
 	}
 
-	private async dispatchRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {
-		try {
-			const entry = this.requestHandlers.get(method);
-			if (!entry) {
-				throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
-			}
-			const checked = this.paramsFor(entry, params);
-			if (!checked.ok) {
-				throw new ResponseError(ErrorCodes.InvalidParams, checked.reason);
-			}
-			return await raceCancellation(Promise.resolve(entry.handler(checked.params, token)), token);
-		} catch (error) {
-			if (error instanceof ResponseError) {
-				throw error;
-			}
-			this.options.log.error(`Handling ${method} failed: ${errorMessage(error)}`);
-			throw new ResponseError(ErrorCodes.InternalError, `${method} failed: ${errorMessage(error)}`);
-		} finally {
-			this.incoming.done(token);
+	private readonly answerFailed = (error: Error, message: Message): void => {
+		this.options.log.debug(`Answering request ${JSON.stringify((message as { id?: unknown }).id)} failed: ${errorMessage(error)}`);
+	};
+
+	/** The handler's result (or a promise of it) for a request whose params were checked as it was read; throws a ResponseError for what cannot be handled. */
+	private dispatchRequest(method: string, message: Record<string, unknown>, token: CancellationToken): unknown {
+		const entry = this.requestHandlers.get(method);
+		if (!entry) {
+			throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
 		}
+		const checked = this.paramsFor(entry, message);
+		if (!checked.ok) {
+			throw new ResponseError(ErrorCodes.InvalidParams, checked.reason);
+		}
+		return entry.handler(checked.params, token);
 	}
 
-	private async dispatchNotification(method: string, params: unknown): Promise<void> {
+	private async dispatchNotification(method: string, message: Record<string, unknown>): Promise<void> {
 		// Checked as it was read; only a handler removed or replaced since then leaves anything to refuse here.
 		const entry = this.notificationHandlers.get(method);
 		if (!entry) {
 			this.limitedLog.report(MessageKinds.unknownNotification, 'trace', () => `Ignored notification ${method} from the agent: no handler`);
 			return;
 		}
-		const checked = this.paramsFor(entry, params);
+		const checked = this.paramsFor(entry, message);
 		if (!checked.ok) {
 			this.limitedLog.report(MessageKinds.invalidNotificationParams, 'warn', () => `Ignored notification ${method} from the agent: ${checked.reason}`);
 			return;
@@ -398,9 +374,7 @@ export class AgentConnection implements Disposable {
 			this.closeEmitter.fire(this.failure);
 		}
 		this.closing = true;
-		for (const source of this.incoming.byId.values()) {
-			source.cancel();
-		}
+		this.incoming.cancelAll();
 		this.connection.dispose();
 		this.writer.end();
 		this.closeEmitter.dispose();
@@ -414,10 +388,12 @@ export class AgentConnection implements Disposable {
 		if (this.failure) {
 			return;
 		}
-		this.writer.write({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Message, kind).catch((error: unknown) => {
-			this.options.log.debug(`Answering an invalid message failed: ${errorMessage(error)}`);
-		});
+		this.writer.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as Message, kind, this.answerInvalidFailed);
 	}
+
+	private readonly answerInvalidFailed = (error: Error): void => {
+		this.options.log.debug(`Answering an invalid message failed: ${errorMessage(error)}`);
+	};
 
 	private inputClosed(): void {
 		if (this.failure || this.closing) {
@@ -430,28 +406,4 @@ export class AgentConnection implements Disposable {
 			(error: unknown) => this.fail(error instanceof Error ? error : new Error(String(error))),
 		);
 	}
-}
-
-function raceCancellation<T>(work: Promise<T>, token: CancellationToken): Promise<T> {
-	const cancelled = () => new ResponseError(ErrorCodes.RequestCancelled, 'Request cancelled');
-	if (token.isCancellationRequested) {
-		work.catch(() => {});
-		return Promise.reject(cancelled());
-	}
-	return new Promise<T>((resolve, reject) => {
-		const listener = token.onCancellationRequested(() => {
-			listener.dispose();
-			reject(cancelled());
-		});
-		work.then(
-			(value) => {
-				listener.dispose();
-				resolve(value);
-			},
-			(error: unknown) => {
-				listener.dispose();
-				reject(error);
-			},
-		);
-	});
 }

@@ -341,12 +341,21 @@ export interface WriterOptions {
 	readonly onAnswered?: (id: RequestId) => void;
 }
 
+/** A message handed to the stream: what to do once it is out. */
+interface Written {
+	readonly message: Message;
+	/** The id of the agent's request it answers, if it is an answer. */
+	readonly answered: RequestId | undefined;
+	readonly onError: (error: Error, message: Message) => void;
+	readonly onWritten: (() => void) | undefined;
+}
+
 export class NdjsonMessageWriter extends AbstractMessageWriter {
 	private errorCount = 0;
 	private closed = false;
-	/** Lines written in this tick, handed to the stream together on the next, and what to call once they are out. */
+	/** Lines written in this tick, handed to the stream together on the next, and what to do once they are out. */
 	private lines: string[] = [];
-	private callbacks: ((error: Error | null | undefined) => void)[] = [];
+	private pending: Written[] = [];
 	private readonly tracer: WireTracer | undefined;
 	private readonly outstanding: OutstandingIds | undefined;
 	private readonly onAnswered: ((id: RequestId) => void) | undefined;
@@ -369,8 +378,18 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 	 * one, and is traced as such.
 	 */
 	write(message: Message, kind?: LimitedKind): Promise<void> {
+		return new Promise<void>((resolve, reject) => this.send(message, kind, reject, resolve));
+	}
+
+	/**
+	 * {@link write} without a promise: `onError` is called if the message could not
+	 * be written, `onWritten` once it has been. For the answers to the agent's
+	 * requests, which nothing waits for.
+	 */
+	send(message: Message, kind: LimitedKind | undefined, onError: (error: Error, message: Message) => void, onWritten?: () => void): void {
 		if (this.closed || this.output.destroyed || this.output.writableEnded) {
-			return Promise.reject(new Error('The agent connection is closed.'));
+			onError(new Error('The agent connection is closed.'), message);
+			return;
 		}
 		const line = `${JSON.stringify(message)}\n`;
 		const { id, method } = message as { id?: unknown; method?: unknown };
@@ -382,23 +401,11 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 		if (this.tracer?.enabled) {
 			this.tracer.record('send', message as never, Buffer.byteLength(line, 'utf8'), line, kind);
 		}
-		return new Promise<void>((resolve, reject) => {
-			if (this.lines.length === 0) {
-				process.nextTick(() => this.flush());
-			}
-			this.lines.push(line);
-			this.callbacks.push((error) => {
-				answered?.(id as RequestId);
-				if (error) {
-					this.errorCount++;
-					this.fireError(error, message, this.errorCount);
-					reject(error);
-				} else {
-					this.errorCount = 0;
-					resolve();
-				}
-			});
-		});
+		if (this.lines.length === 0) {
+			process.nextTick(() => this.flush());
+		}
+		this.lines.push(line);
+		this.pending.push({ message, answered: answered && (id as RequestId), onError, onWritten });
 	}
 
 	end(): void {
@@ -419,18 +426,30 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
 			return;
 		}
 		const text = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
-		const callbacks = this.callbacks;
+		const pending = this.pending;
 		this.lines = [];
-		this.callbacks = [];
-		const done = (error: Error | null | undefined) => {
-			for (const callback of callbacks) {
-				callback(error);
-			}
-		};
+		this.pending = [];
+		const done = (error: Error | null | undefined) => this.written(pending, error ?? undefined);
 		if (this.closed || this.output.destroyed || this.output.writableEnded) {
 			done(new Error('The agent connection is closed.'));
 			return;
 		}
 		this.output.write(text, 'utf8', done);
+	}
+
+	private written(pending: readonly Written[], error: Error | undefined): void {
+		for (const { message, answered, onError, onWritten } of pending) {
+			if (answered !== undefined) {
+				this.onAnswered?.(answered);
+			}
+			if (error) {
+				this.errorCount++;
+				this.fireError(error, message, this.errorCount);
+				onError(error, message);
+			} else {
+				this.errorCount = 0;
+				onWritten?.();
+			}
+		}
 	}
 }

@@ -41,6 +41,7 @@ import {
 	type EditorDocument,
 } from '../common/editorStateProtocol';
 import { errorMessage, type Logger } from '../common/log';
+import { SharedChecks } from '../common/sharedChecks';
 import { ErrorCodes, type ClientCapabilities } from '../common/protocol';
 import type { AgentFeature, RunningAgent } from './agentManager';
 import type { AgentPool } from './agentPool';
@@ -401,36 +402,35 @@ function contributedLanguages(): LanguageContribution[] {
 	return languages;
 }
 
-/** Checks on disk in progress, by path: callers asking about the same file at once share one. */
-const statsInFlight = new Map<string, Promise<boolean>>();
+/**
+ * How long the answer to whether a recent document is still a file serves the
+ * requests after it: a file deleted is left out of answers from this long after
+ * at the latest.
+ */
+const FILE_CHECK_FRESH_MS = 100;
 
 /**
  * Whether a recent document is still a file on disk. Asynchronous so that a
  * slow or hung mount delays only this answer, never the extension host; the
  * callback form, because `fs.promises.stat` costs about three times as much
- * per call (measured with 200 files: 2.1 ms against 5.6 ms). Concurrent calls
- * for one file share its check: an agent with hundreds of `recent_documents`
- * requests in flight costs one stat per file, not one per request (the flood
- * benchmark saw 12 800 callbacks land in one turn of the event loop).
+ * per call (measured with 200 files: 2.1 ms against 5.6 ms). The checks are
+ * shared ({@link SharedChecks}): an agent with hundreds of `recent_documents`
+ * requests in flight, or thousands a second, costs one check per file every
+ * {@link FILE_CHECK_FRESH_MS}, not one per request (the flood benchmark saw
+ * 12 800 callbacks land in one turn of the event loop).
  */
-function isFile(uri: string): Promise<boolean> {
+const fileChecks = new SharedChecks<string, boolean>((uri) => {
 	let path: string;
 	try {
 		path = fileURLToPath(uri);
 	} catch {
 		return Promise.resolve(false);
 	}
-	let pending = statsInFlight.get(path);
-	if (!pending) {
-		pending = new Promise<boolean>((resolve) => {
-			fs.stat(path, (error, stats) => {
-				statsInFlight.delete(path);
-				resolve(!error && stats.isFile());
-			});
-		});
-		statsInFlight.set(path, pending);
-	}
-	return pending;
+	return new Promise<boolean>((resolve) => fs.stat(path, (error, stats) => resolve(!error && stats.isFile())));
+}, FILE_CHECK_FRESH_MS);
+
+function isFile(uri: string): Promise<boolean> {
+	return fileChecks.get(uri);
 }
 
 async function readFirstLine(path: string): Promise<string | undefined> {

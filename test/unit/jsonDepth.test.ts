@@ -52,6 +52,42 @@ describe('cutDeepValues', () => {
 		);
 	});
 
+	it('checks runs of the same opening bracket and key, and of closing brackets, as it checks one at a time', () => {
+		// Openers repeated many times (what the scanner compares as copies), then a value and closers that match
+		// them or not: of the other kind, missing, extra, with white space or commas, anywhere in the run.
+		const opener = fc.constantFrom('{"d":', '{ "d" : ', '{"d":\n', '[', '[ ', '{"\\u0041":', '{"d":[');
+		const closerFor = (o: string) => (o.endsWith('[') && o.startsWith('{') ? ']}' : o.startsWith('{') ? '}' : ']');
+		const flipped = (closers: string, at: number | undefined) =>
+			at === undefined || closers.length === 0 ? closers : ((k) => closers.slice(0, k) + (closers[k] === '}' ? ']' : '}') + closers.slice(k + 1))(at % closers.length);
+		const deepText = fc
+			.tuple(
+				fc.array(fc.tuple(opener, fc.integer({ min: 1, max: 300 })), { minLength: 1, maxLength: 4 }),
+				fc.constantFrom('0', '{}', '[]', '"x"', '{"k":1}'),
+				// A closer of the other kind in the place of one.
+				fc.option(fc.nat()),
+				// Characters put in, taken out or replaced.
+				fc.array(fc.tuple(fc.nat(), fc.constantFrom('}', ']', ' ', ',', '0', '"'), fc.constantFrom(0, 1)), { maxLength: 3 }),
+			)
+			.map(([runs, inner, flip, edits]) => {
+				let text = runs.map(([o, n]) => o.repeat(n)).join('') + inner + flipped(runs.map(([o, n]) => closerFor(o).repeat(n)).reverse().join(''), flip ?? undefined);
+				for (const [at, put, replace] of edits) {
+					const k = at % (text.length + 1);
+					text = text.slice(0, k) + put + text.slice(k + replace);
+				}
+				return text;
+			});
+		fc.assert(
+			fc.property(deepText, fc.integer({ min: 0, max: 200 }), (text, max) => {
+				const result = cutDeepValues(text, max);
+				assert.equal(result !== undefined, parses(text), JSON.stringify(text));
+				if (result) {
+					assert.deepEqual(JSON.parse(result.text), cutValue(JSON.parse(text), 0, max));
+				}
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
 	it('cuts a member nested 5 000 deep at the depth and keeps the rest, counting each value cut', () => {
 		const deep = `${'{"d":'.repeat(5000)}0${'}'.repeat(5000)}`;
 		const line = `{"jsonrpc":"2.0","id":1,"method":"m","params":{"sessionId":"s","extra":${deep},"list":[[[1]],[[2]]]}}`;

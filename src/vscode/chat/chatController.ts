@@ -33,9 +33,10 @@ import {
 	type Tab,
 	type WireMessage,
 } from '../../common/chat/messages';
-import { changedFiles, type HistoryRecord } from '../../common/chat/history';
+import { MAX_CHANGED_FILES, changedFiles, type HistoryRecord } from '../../common/chat/history';
 import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
+import type { FileChange } from '../../common/chat/turnFiles';
 import { errorMessage } from '../../common/log';
 import type { AgentChoice } from '../../common/presets';
 import type { AuthMethod } from '../../common/protocol';
@@ -44,6 +45,8 @@ import type { AgentPool, AgentRole } from '../agentPool';
 import type { SignInChooser } from '../auth';
 import type { FileAccessFeature } from './fileAccess';
 import type { AgentChanges } from './review';
+import type { Checkpoints } from './checkpoints';
+import type { TurnChanges } from './turnChanges';
 import type { ExtensionLog } from '../log';
 import { newHistoryId, type ChatHistory } from './chatHistory';
 import { CannotContinueError, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
@@ -89,6 +92,11 @@ class ChatTab {
 	signIn: { readonly methods: readonly AuthMethod[]; readonly resolve: (method: AuthMethod | undefined) => void; readonly previous: Tab['state'] } | undefined;
 	/** Files the agent changed, not yet kept or undone (AgentChanges). */
 	changes: Tab['changes'] = [];
+	/** The turns with a checkpoint (Undo this turn), and the question Undo this turn asks. */
+	turns: Tab['turns'] = [];
+	undoAsk: Tab['undoAsk'];
+	/** The files the chat changed as its stored record says (a chat from history). */
+	storedFiles: readonly string[] = [];
 	follow = false;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
 	started: Promise<void> = Promise.resolve();
@@ -131,6 +139,8 @@ class ChatTab {
 				: {}),
 			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
 			...(this.changes?.length ? { changes: this.changes } : {}),
+			...(this.turns?.length ? { turns: this.turns } : {}),
+			...(this.undoAsk ? { undoAsk: this.undoAsk } : {}),
 			...(this.follow ? { follow: true } : {}),
 			...(this.seed ? { seed: this.seed } : {}),
 		};
@@ -169,8 +179,8 @@ export class ChatController implements vscode.Disposable {
 		private readonly reveal: () => Promise<void>,
 		private readonly terminals: ChatTerminals,
 		readonly history: ChatHistory,
-		/** The agents' file reads and writes, and the review of their changes. */
-		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges },
+		/** The agents' file reads and writes, the review of their changes, and what each turn changed. */
+		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges; readonly turns?: TurnChanges; readonly checkpoints?: Checkpoints },
 		/** OpenCtx providers: their mentions in the @-picker, their items in prompts. */
 		private readonly openctx?: OpenCtxFeature,
 	) {
@@ -180,6 +190,7 @@ export class ChatController implements vscode.Disposable {
 					const tab = this.tabOfSession(write.agentName, write.sessionId);
 					if (tab) {
 						files.changes.record(tab.key, write);
+						files.turns?.noteWrite(tab.key, write);
 					}
 				}),
 				files.access.onDidTouch((event) => {
@@ -190,6 +201,7 @@ export class ChatController implements vscode.Disposable {
 					}
 				}),
 				files.changes.onDidChange(() => void this.refreshChanges()),
+				...(files.checkpoints ? [files.checkpoints.onDidChange((key) => this.refreshTurns(key))] : []),
 			);
 		}
 		this.disposables.push(
@@ -402,6 +414,21 @@ export class ChatController implements vscode.Disposable {
 				await (method === 'chat/keepChanges' ? this.files?.changes.keep(tab.key, uri) : this.files?.changes.undo(tab.key, uri));
 				return;
 			}
+			case 'chat/undoTurn': {
+				const p = params as P<'undoTurn'>;
+				await this.askUndo(this.requireTab(p.sessionKey), p.turnId);
+				return;
+			}
+			case 'chat/answerUndoTurn': {
+				const p = params as P<'answerUndoTurn'>;
+				const tab = this.requireTab(p.sessionKey);
+				tab.undoAsk = undefined;
+				this.broadcastState();
+				if (p.undo) {
+					await this.files?.checkpoints?.undo(tab.key, p.turnId);
+				}
+				return;
+			}
 			case 'chat/setFollow': {
 				const p = params as P<'setFollow'>;
 				const tab = this.requireTab(p.sessionKey);
@@ -485,13 +512,52 @@ export class ChatController implements vscode.Disposable {
 		}
 		let changed = false;
 		for (const tab of this.tabs.values()) {
-			const files = (await this.files.changes.files(tab.key)).map((f) => ({ path: f.path, name: path.basename(f.path), added: f.added, removed: f.removed, created: f.created }));
+			const files = (await this.files.changes.files(tab.key)).map((f) => ({
+				path: f.path,
+				name: path.basename(f.path),
+				added: f.added,
+				removed: f.removed,
+				created: f.created,
+				...(f.deleted ? { deleted: true } : {}),
+				...(f.note !== undefined ? { note: f.note } : {}),
+			}));
 			if (JSON.stringify(files) !== JSON.stringify(tab.changes)) {
 				tab.changes = files;
 				changed = true;
 			}
 		}
 		if (changed) {
+			this.broadcastState();
+		}
+	}
+
+	/** Undo this turn's button: the turns of chat `key` with a checkpoint; the history keeps the files they changed. */
+	private refreshTurns(key: string): void {
+		const tab = this.tabs.get(key);
+		if (tab && this.files?.checkpoints) {
+			tab.turns = this.files.checkpoints.turns(key);
+			this.broadcastState();
+			this.saveSoon(tab);
+		}
+	}
+
+	/** **Undo Last Turn**: the shown chat asks about its last turn with changes not undone. */
+	async undoLastTurn(): Promise<void> {
+		const tab = this.selected !== undefined ? this.tabs.get(this.selected) : undefined;
+		if (!tab) {
+			void vscode.window.showInformationMessage('Agent Link: no chat is open.');
+			return;
+		}
+		// Shown without asking for the input: the question takes the keyboard.
+		await this.reveal();
+		await this.askUndo(tab, undefined);
+	}
+
+	/** Undo this turn: the chat shows what it would do, and waits for the user's answer (`chat/answerUndoTurn`). */
+	private async askUndo(tab: ChatTab, turnId: number | undefined): Promise<void> {
+		const question = await this.files?.checkpoints?.ask(tab.key, turnId);
+		if (question) {
+			tab.undoAsk = { ...question, lines: [...question.lines] };
 			this.broadcastState();
 		}
 	}
@@ -607,6 +673,7 @@ export class ChatController implements vscode.Disposable {
 		tab.historyId = record.id;
 		tab.createdAt = record.createdAt;
 		tab.stored = { sessionId: record.sessionId, continueWith: record.continueWith };
+		tab.storedFiles = record.changedFiles;
 		const snapshot = await this.history.readTranscript(record.id);
 		if (snapshot) {
 			tab.transcript = Transcript.restore(snapshot);
@@ -747,7 +814,7 @@ export class ChatController implements vscode.Disposable {
 				createdAt: tab.createdAt,
 				updatedAt: Date.now(),
 				entries: snapshot.entries.length,
-				changedFiles: changedFiles(snapshot),
+				changedFiles: [...new Set([...tab.storedFiles, ...changedFiles(snapshot), ...(this.files?.checkpoints?.files(tab.key) ?? [])])].slice(0, MAX_CHANGED_FILES),
 				...(continueWith ? { continueWith } : {}),
 			},
 			snapshot,
@@ -783,6 +850,7 @@ export class ChatController implements vscode.Disposable {
 			tab.session = session;
 			tab.state = 'ready';
 			this.apply(tab, { type: 'session_setup', modes: session.setup.modes ?? null, configOptions: session.setup.configOptions ?? null });
+			this.files?.turns?.prewarm();
 		} catch (error) {
 			tab.state = 'failed';
 			tab.detail = errorMessage(error);
@@ -796,12 +864,16 @@ export class ChatController implements vscode.Disposable {
 		session.permissionHandler = (request, signal) => this.askPermission(tab, request, signal);
 		tab.disposables.push(
 			session.onDidUpdate((update) => {
+				if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
+					this.files?.turns?.noteToolCall(tab.key, update);
+				}
 				if (!(tab.keepStored && session.replaying)) {
 					this.apply(tab, { type: 'update', update });
 				}
 			}),
 			session.onDidReset(() => {
 				// The agent restarted and replays the conversation (session/load): drawn from the replay.
+				this.files?.checkpoints?.forget(tab.key);
 				tab.transcript = new Transcript();
 				tab.keepStored = false;
 				this.broadcastState();
@@ -852,6 +924,7 @@ export class ChatController implements vscode.Disposable {
 		}
 		this.endSignIn(tab, undefined);
 		tab.disposables.forEach((d) => d.dispose());
+		this.files?.checkpoints?.forget(key);
 		await Promise.all([saved, tab.session?.close()]);
 	}
 
@@ -873,13 +946,18 @@ export class ChatController implements vscode.Disposable {
 		this.flushSoon();
 		let outcome: 'ended' | 'failed';
 		let summary: string;
+		await this.files?.turns?.begin(tab.key).catch((error: unknown) => this.log.warn(`Chat: the workspace could not be copied before the turn: ${errorMessage(error)}`));
 		try {
 			const stopReason = await session.prompt(blocks);
+			const changes = await this.turnChanges(tab);
 			this.apply(tab, { type: 'turn_ended', stopReason });
+			this.checkpoint(tab, changes);
 			outcome = 'ended';
 			summary = stopReason === 'end_turn' ? 'answered' : `stopped (${stopReason})`;
 		} catch (error) {
+			const changes = await this.turnChanges(tab);
 			this.apply(tab, { type: 'turn_failed', message: errorMessage(error) });
+			this.checkpoint(tab, changes);
 			outcome = 'failed';
 			summary = `failed: ${errorMessage(error)}`;
 		}
@@ -887,6 +965,22 @@ export class ChatController implements vscode.Disposable {
 			const title = tab.transcript.snapshot().session.title ?? 'your chat';
 			const show = outcome === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
 			void show(`${tab.agentName} ${summary} in "${title}".`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
+		}
+	}
+
+	/** What the turn that just ended changed in the workspace (turnChanges.ts). */
+	private async turnChanges(tab: ChatTab): Promise<FileChange[]> {
+		return (await this.files?.turns?.end(tab.key).catch((error: unknown) => {
+			this.log.warn(`Chat: the files the turn changed could not be found: ${errorMessage(error)}`);
+			return [];
+		})) ?? [];
+	}
+
+	/** A checkpoint for the turn whose end was just drawn: Undo this turn on it. */
+	private checkpoint(tab: ChatTab, changes: FileChange[]): void {
+		const end = tab.transcript.snapshot().entries.at(-1);
+		if (end?.kind === 'turn_end') {
+			this.files?.checkpoints?.add(tab.key, end.id, changes);
 		}
 	}
 
@@ -984,6 +1078,8 @@ export class ChatController implements vscode.Disposable {
 
 	private askPermission(tab: ChatTab, request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
 		const requestId = `permission-${nextRequestId++}`;
+		// An edit may first show in its permission request: its files are copied before it runs.
+		this.files?.turns?.noteToolCall(tab.key, request.toolCall);
 		return new Promise<PermissionOutcome>((resolve) => {
 			const finish = (outcome: PermissionOutcome) => {
 				if (tab.permissions.delete(requestId)) {

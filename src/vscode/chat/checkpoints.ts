@@ -101,7 +101,7 @@ export class Checkpoints implements vscode.Disposable {
 			return undefined;
 		}
 		const plan = await this.plan(checkpoint);
-		const { title, lines } = describeUndo(plan, (p) => vscode.workspace.asRelativePath(p, true));
+		const { title, lines } = describeUndo(plan, (p) => vscode.workspace.asRelativePath(p));
 		return { turnId: checkpoint.turnId, title, lines, canUndo: plan.restore.length > 0 };
 	}
 
@@ -121,7 +121,7 @@ export class Checkpoints implements vscode.Disposable {
 				restored.push(change.path);
 				await this.review.settle(vscode.Uri.file(change.path));
 			} catch (error) {
-				failed.push(`${vscode.workspace.asRelativePath(change.path, true)} (${errorMessage(error)})`);
+				failed.push(`${vscode.workspace.asRelativePath(change.path)} (${errorMessage(error)})`);
 			}
 		}
 		checkpoint.undone = restored.length > 0;

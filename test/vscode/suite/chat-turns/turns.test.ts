@@ -78,10 +78,11 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		);
 	}
 
-	/** The question Undo this turn asks in the chat, once it is there: its text. */
-	async function questionText(): Promise<string> {
+	/** The question Undo this turn asks in the chat, once it is there: its title and its line per file (sorted). */
+	async function question(): Promise<{ title: string; lines: string[] }> {
 		await waitFor(async () => (await webviewQuery(QUESTION)).count === 1, 'the question', 10_000);
-		return (await webviewQuery(QUESTION)).texts[0] ?? '';
+		const title = (await webviewQuery(`${QUESTION} h2`)).texts[0] ?? '';
+		return { title, lines: (await webviewQuery(`${QUESTION} .undo-ask-files li`)).texts.map((t) => t.trim()).sort() };
 	}
 
 	it('lists, reviews block by block and counts in the history a file the agent wrote itself (as Claude Code does)', async () => {
@@ -153,10 +154,10 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		await vscode.commands.executeCommand('agentLink.chat.focus');
 		await waitFor(async () => (await webviewQuery('.turn-undo')).texts.some((t) => t.includes('Undo this turn (4 files)')), 'Undo this turn on the turn’s end');
 		await webviewClick('.turn-undo');
-		const text = await questionText();
-		for (const line of ['src/util.js: put back', 'src/gen/routes.js: deleted', 'src/legacy.js: restored', 'notes.md: left alone (changed since)']) {
-			assert.ok(text.includes(line), `the confirmation says "${line}": ${text}`);
-		}
+		assert.deepEqual(await question(), {
+			title: "Undo this turn's changes to 3 files?",
+			lines: ['notes.md: left alone (changed since)', 'src/gen/routes.js: deleted', 'src/legacy.js: restored', 'src/util.js: put back'],
+		});
 		await screenshot(path.join(shots(), 'chat-undo-turn.png'));
 		await webviewClick('.undo-ask-confirm');
 		await waitUntil(() => disk(util) === UTIL && disk(routes) === undefined && disk(legacy) === LEGACY, 10_000, 'the turn’s files as they were');
@@ -183,8 +184,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 
 		// The first turn's button (the first in the transcript); Enter confirms.
 		await webviewClick('.turn-undo');
-		const first = await questionText();
-		assert.ok(first.includes('steps/a.txt: put back') && first.includes('steps/c.txt: left alone (changed since)'), first);
+		assert.deepEqual(await question(), { title: "Undo this turn's changes to 1 file?", lines: ['steps/a.txt: put back', 'steps/c.txt: left alone (changed since)'] });
 		await waitForSteady(() => focused('.undo-ask-confirm'), 'Undo Turn focused');
 		await press('Enter');
 		await waitUntil(() => disk(a) === 'a0\n', 10_000, 'a.txt as before the first turn');
@@ -193,8 +193,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 
 		// Undo Last Turn, from the palette: the second turn.
 		await runFromPalette('Agent Link: Undo Last Turn');
-		const second = await questionText();
-		assert.ok(second.includes('steps/b.txt: put back') && second.includes('steps/c.txt: put back'), second);
+		assert.deepEqual(await question(), { title: "Undo this turn's changes to 2 files?", lines: ['steps/b.txt: put back', 'steps/c.txt: put back'] });
 		await waitForSteady(() => focused('.undo-ask-confirm'), 'Undo Turn focused');
 		await press('Enter');
 		await waitUntil(() => disk(b) === 'b0\n' && disk(c) === 'c1\n', 10_000, 'b.txt and c.txt as before the second turn');
@@ -228,7 +227,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		// Undo this turn leaves it alone, saying why.
 		await vscode.commands.executeCommand('agentLink.chat.focus');
 		await webviewClick('.turn-undo');
-		assert.ok((await questionText()).includes('src/draft.js: left alone (has unsaved changes)'));
+		assert.deepEqual(await question(), { title: 'Nothing of this turn can be undone.', lines: ['src/draft.js: left alone (has unsaved changes)'] });
 		await waitForSteady(() => focused('.undo-ask-close'), 'Close focused');
 		await press('Escape');
 		await waitFor(async () => (await webviewQuery(QUESTION)).count === 0, 'the question closed');

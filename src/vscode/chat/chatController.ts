@@ -946,16 +946,16 @@ export class ChatController implements vscode.Disposable {
 		this.flushSoon();
 		let outcome: 'ended' | 'failed';
 		let summary: string;
-		await this.files?.turns?.begin(tab.key).catch((error: unknown) => this.log.warn(`Chat: the workspace could not be copied before the turn: ${errorMessage(error)}`));
+		await this.files?.turns?.begin(tab.key);
 		try {
 			const stopReason = await session.prompt(blocks);
-			const changes = await this.turnChanges(tab);
+			const changes = await this.files?.turns?.end(tab.key);
 			this.apply(tab, { type: 'turn_ended', stopReason });
 			this.checkpoint(tab, changes);
 			outcome = 'ended';
 			summary = stopReason === 'end_turn' ? 'answered' : `stopped (${stopReason})`;
 		} catch (error) {
-			const changes = await this.turnChanges(tab);
+			const changes = await this.files?.turns?.end(tab.key);
 			this.apply(tab, { type: 'turn_failed', message: errorMessage(error) });
 			this.checkpoint(tab, changes);
 			outcome = 'failed';
@@ -968,18 +968,10 @@ export class ChatController implements vscode.Disposable {
 		}
 	}
 
-	/** What the turn that just ended changed in the workspace (turnChanges.ts). */
-	private async turnChanges(tab: ChatTab): Promise<FileChange[]> {
-		return (await this.files?.turns?.end(tab.key).catch((error: unknown) => {
-			this.log.warn(`Chat: the files the turn changed could not be found: ${errorMessage(error)}`);
-			return [];
-		})) ?? [];
-	}
-
-	/** A checkpoint for the turn whose end was just drawn: Undo this turn on it. */
-	private checkpoint(tab: ChatTab, changes: FileChange[]): void {
+	/** A checkpoint for the turn whose end was just drawn (turnChanges.ts found what it changed): Undo this turn on it. */
+	private checkpoint(tab: ChatTab, changes: FileChange[] | undefined): void {
 		const end = tab.transcript.snapshot().entries.at(-1);
-		if (end?.kind === 'turn_end') {
+		if (changes && end?.kind === 'turn_end') {
 			this.files?.checkpoints?.add(tab.key, end.id, changes);
 		}
 	}

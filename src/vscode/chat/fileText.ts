@@ -48,9 +48,11 @@ export async function readDisk(file: string): Promise<{ text: string; bom: boole
 	return { text: new TextDecoder('utf-8').decode(bytes), bom };
 }
 
-/** Resolves once `document` holds `text` (true), or after `ms` (false). */
+/** Resolves once `document` holds `text` (line ends aside: the editor keeps one kind), true; or after `ms`, false. */
 export function holds(document: vscode.TextDocument, text: string, ms = RELOAD_WAIT_MS): Promise<boolean> {
-	if (document.getText() === text) {
+	const expected = text.replace(/\r\n?/g, '\n');
+	const held = () => document.getText().replace(/\r\n?/g, '\n') === expected;
+	if (held()) {
 		return Promise.resolve(true);
 	}
 	return new Promise((resolve) => {
@@ -60,11 +62,11 @@ export function holds(document: vscode.TextDocument, text: string, ms = RELOAD_W
 			resolve(value);
 		};
 		const listener = vscode.workspace.onDidChangeTextDocument((e) => {
-			if (e.document === document && document.getText() === text) {
+			if (e.document === document && held()) {
 				done(true);
 			}
 		});
-		const timer = setTimeout(() => done(document.getText() === text), ms);
+		const timer = setTimeout(() => done(held()), ms);
 	});
 }
 
@@ -72,20 +74,29 @@ export function holds(document: vscode.TextDocument, text: string, ms = RELOAD_W
  * Writes `text` to `file` on disk (its folders made; a UTF-8 byte order mark kept when `bom`),
  * then waits until an open document of it holds the text (VS Code reloads a document without
  * unsaved edits when its file changes). The document is opened first when the file exists, so the
- * reload is one undoable step in it.
+ * reload is one undoable step in it. VS Code watches a file outside the workspace folders only
+ * while an editor shows it: such a file is neither opened nor waited for otherwise (its document,
+ * if any, is read from the disk again when it is shown).
  */
 export async function writeThroughDisk(file: string, text: string, bom: boolean): Promise<void> {
 	const exists = await fs.stat(file).then(
 		(s) => s.isFile(),
 		() => false,
 	);
-	const document = exists ? (findOpen(file) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(file)))) : undefined;
+	const uri = vscode.Uri.file(file);
+	const document = exists ? (findOpen(file) ?? (followed(uri) ? await vscode.workspace.openTextDocument(uri) : undefined)) : undefined;
 	await fs.mkdir(path.dirname(file), { recursive: true });
 	const bytes = new TextEncoder().encode(text);
 	await fs.writeFile(file, bom ? Buffer.concat([UTF8_BOM, bytes]) : bytes);
-	if (document && !document.isDirty) {
+	if (document && !document.isDirty && followed(document.uri)) {
 		await holds(document, text);
 	}
+}
+
+/** Whether VS Code reloads a document of `uri` when its file changes on disk: in a workspace folder, or shown in an editor. */
+function followed(uri: vscode.Uri): boolean {
+	const key = uri.toString();
+	return vscode.workspace.getWorkspaceFolder(uri) !== undefined || vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === key);
 }
 
 /** Replaces the whole text of an open document's buffer (one undoable step); false when the editor refused. */

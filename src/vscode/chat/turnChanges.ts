@@ -85,7 +85,10 @@ export class TurnChanges implements vscode.Disposable {
 
 	/** A turn of `owner` starts: the workspace is copied first, so what the agent then does can be shown and undone. */
 	async begin(owner: string): Promise<void> {
-		const start = await this.capture();
+		const start = await this.capture().catch((error: unknown): Capture => {
+			this.log.warn(`Turn changes: the workspace could not be copied before the turn (its changes are listed, but cannot be shown or undone): ${errorMessage(error)}`);
+			return { files: new Map(), complete: false, cut: 'the workspace could not be copied' };
+		});
 		if (start.cut !== this.lastCut) {
 			this.lastCut = start.cut;
 			if (start.cut !== undefined) {
@@ -135,7 +138,8 @@ export class TurnChanges implements vscode.Disposable {
 
 	/**
 	 * The turn of `owner` is over: the workspace is compared with its copy from the start (and the
-	 * files the turn named or wrote looked at again). Resolves with the turn's changes.
+	 * files the turn named or wrote looked at again). Resolves with the turn's changes (those found
+	 * so far, when the comparison fails).
 	 */
 	async end(owner: string): Promise<FileChange[]> {
 		const turn = this.running.get(owner);
@@ -143,36 +147,9 @@ export class TurnChanges implements vscode.Disposable {
 			return [];
 		}
 		try {
-			for (const [file, timer] of turn.timers) {
-				clearTimeout(timer);
-				this.check(turn, file);
-			}
-			turn.timers.clear();
-			await Promise.all([...turn.inFlight]);
-			const after = await this.capture();
-			const seen = new Set<string>();
-			for (const file of [...turn.start.files.keys(), ...after.files.keys()]) {
-				if (seen.has(file)) {
-					continue;
-				}
-				seen.add(file);
-				const was = turn.start.files.get(file);
-				const now = after.files.get(file);
-				if (!was || !now || was.size !== now.size || was.mtimeMs !== now.mtimeMs) {
-					await this.compare(turn, file, now ? snapText(now) : ABSENT, now);
-				}
-			}
-			for (const file of new Set([...turn.named.keys(), ...turn.ledger.changes().map((c) => c.path)])) {
-				if (!seen.has(file)) {
-					const now = await this.read(file);
-					await this.compare(turn, file, now.text, now.snap);
-				}
-			}
-			// A write into unsaved edits changed only the buffer: its text at the end is the buffer's.
-			for (const change of turn.ledger.changes().filter((c) => c.where === 'buffer')) {
-				const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === change.path);
-				turn.ledger.changed(change.path, change.before, open ? text(open.getText()) : ABSENT, 'buffer');
-			}
+			return await this.compareAtEnd(turn);
+		} catch (error) {
+			this.log.warn(`Turn changes: the files the turn changed could not all be found: ${errorMessage(error)}`);
 			return turn.ledger.changes();
 		} finally {
 			this.running.delete(owner);
@@ -182,6 +159,40 @@ export class TurnChanges implements vscode.Disposable {
 			}
 			this.changeEmitter.fire(owner);
 		}
+	}
+
+	private async compareAtEnd(turn: Running): Promise<FileChange[]> {
+		for (const [file, timer] of turn.timers) {
+			clearTimeout(timer);
+			this.check(turn, file);
+		}
+		turn.timers.clear();
+		await Promise.all([...turn.inFlight]);
+		const after = await this.capture();
+		const seen = new Set<string>();
+		for (const file of [...turn.start.files.keys(), ...after.files.keys()]) {
+			if (seen.has(file)) {
+				continue;
+			}
+			seen.add(file);
+			const was = turn.start.files.get(file);
+			const now = after.files.get(file);
+			if (!was || !now || was.size !== now.size || was.mtimeMs !== now.mtimeMs) {
+				await this.compare(turn, file, now ? snapText(now) : ABSENT, now);
+			}
+		}
+		for (const file of new Set([...turn.named.keys(), ...turn.ledger.changes().map((c) => c.path)])) {
+			if (!seen.has(file)) {
+				const now = await this.read(file);
+				await this.compare(turn, file, now.text, now.snap);
+			}
+		}
+		// A write into unsaved edits changed only the buffer: its text at the end is the buffer's.
+		for (const change of turn.ledger.changes().filter((c) => c.where === 'buffer')) {
+			const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === change.path);
+			turn.ledger.changed(change.path, change.before, open ? text(open.getText()) : ABSENT, 'buffer');
+		}
+		return turn.ledger.changes();
 	}
 
 	private capture(): Promise<Capture> {

@@ -222,5 +222,12 @@ describe('the agent writes files through the editor (fs/write_text_file)', funct
 		await press('ArrowDown', 'Enter');
 		assert.deepEqual((await allowing).result, {});
 		assert.equal(fs.readFileSync(outside, 'utf8'), 'from the agent\n');
+		// Written again, and again after the agent's own tools changed it (VS Code does not watch a file outside the workspace no editor shows): on disk each time.
+		assert.deepEqual((await write(outside, 'again\n', other)).result, {});
+		assert.equal(fs.readFileSync(outside, 'utf8'), 'again\n');
+		fs.writeFileSync(outside, 'again\nfrom its own tool\n');
+		assert.deepEqual((await write(outside, 'again\nfrom its own tool\nand through the editor\n', other)).result, {});
+		assert.equal(fs.readFileSync(outside, 'utf8'), 'again\nfrom its own tool\nand through the editor\n');
+		assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === outside)?.isDirty ?? false, false);
 	});
 });

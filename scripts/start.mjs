@@ -14,11 +14,10 @@
 //   npm start -- [--target latest|min] [--port 8080] [--folder <dir>] [--keep-sample] [--skip-build]
 //                [--fresh] [--verbose] [--extension <dir>]   (another extension folder instead of this repository)
 //
-// How the extension is loaded: through the workbench URL's payload
-// `[["extensionDevelopmentPath","vscode-remote://127.0.0.1:PORT/<repo>"]]` (the same mechanism the
-// test runner uses; verified on VS Code 1.100.3 and 1.139.1). So open the printed URL as is; a
-// plain http://127.0.0.1:PORT/ opens VS Code without the extension. The server is started with
-// --enable-smoke-test-driver, which 1.139 needs to honour that payload.
+// How the extension is loaded: linked into the profile's extensions folder (scripts/linkExtension.mjs),
+// so VS Code loads it from this repository as an installed extension. Not through the workbench
+// URL's payload as the test runner does: on VS Code 1.139 that needs the server's
+// --enable-smoke-test-driver, which also hides every notification toast and refuses modal dialogs.
 //
 // User settings and state are kept between runs in <cache>/start-profile-<target>/ (see
 // test/vscode/runner/common.mjs cacheRoot); --fresh uses a throwaway profile instead. The profile
@@ -35,8 +34,9 @@ import { parseArgs } from 'node:util';
 
 import { REPO_ROOT, cacheRoot, isPortFree, freePort, log, runCommand } from '../test/vscode/runner/common.mjs';
 import { ensureDependencies } from './bootstrap.mjs';
+import { linkExtension } from './linkExtension.mjs';
 import { ensureVSCode } from '../test/vscode/runner/install.mjs';
-import { remoteUri, startServer, workbenchUrl } from '../test/vscode/runner/run.mjs';
+import { startServer, workbenchUrl } from '../test/vscode/runner/run.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -158,6 +158,8 @@ async function main() {
   const tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-link-start-'));
   const dataDir = values.fresh ? path.join(tempDir, 'profile') : path.join(cacheRoot(), `start-profile-${target}`);
   await openReadmeOnStart(dataDir);
+  const extension = path.resolve(values.extension ?? REPO_ROOT);
+  await linkExtension(path.join(dataDir, 'extensions'), extension);
   const server = await startServer({
     target,
     dataDir,
@@ -181,10 +183,11 @@ async function main() {
       'agentLink.nes.agent': 'Agent Link NES (built in)',
     },
     echo: values.verbose,
+    // A person's VS Code: notification toasts and dialogs as usual (see linkExtension.mjs).
+    smokeTestDriver: false,
   });
 
-  const extension = path.resolve(values.extension ?? REPO_ROOT);
-  const url = workbenchUrl(server.port, folder, [['extensionDevelopmentPath', remoteUri(server.port, extension)]]);
+  const url = workbenchUrl(server.port, folder, []);
   process.stdout.write(`\nVS Code ${server.install.vscodeVersion} (code-server ${server.install.version}) is running with the extension from ${extension}\n`
     + `Open this URL in a browser (on another machine, forward port ${server.port} first, e.g. ssh -L ${server.port}:127.0.0.1:${server.port}):\n\n`
     + `  ${url}\n\n${sample ? `It opens ${folder}, a workspace for trying Agent Link: its README.md, open on start, says what to type to see a next edit suggestion.\n`

@@ -7,8 +7,10 @@
  * Without it, an agent that sends ten thousand requests at once has every one
  * handled straight away, and their answers pile up in the pipe's buffer faster
  * than the agent reads them: hundreds of megabytes, written out in one blocking
- * batch. Reading never stops (an agent blocked writing to us could not read our
- * answers either), so only the small request lines wait.
+ * batch. The request lines that wait are counted ({@link queuedBytes}): the
+ * reader stops reading only when they pass a bound far above what an agent that
+ * reads its answers ever leaves here (an agent blocked writing to us could not
+ * read our answers either).
  *
  * `$/cancel_request` never waits: it reaches requests being handled at once, and
  * a request still waiting here is taken out and answered as cancelled. Pure.
@@ -26,7 +28,16 @@ interface Waiting<M> {
 	readonly message: M;
 	/** The request's id; undefined for a notification. */
 	readonly id: RequestId | undefined;
+	/** The size of its line, for {@link RequestAdmission.queuedBytes}. */
+	readonly bytes: number;
 }
+
+/**
+ * Requests handled at once by default: more than a time slice of the reader
+ * (`pacer.ts`) hands on, so an agent that reads its answers is never held back
+ * here, while the answers of one that does not stay a few megabytes at most.
+ */
+export const DEFAULT_CONCURRENT_REQUESTS = 1024;
 
 export class RequestAdmission<M> {
 	private readonly waiting: Waiting<M>[] = [];
@@ -34,10 +45,11 @@ export class RequestAdmission<M> {
 	/** Requests handed on whose answer is not written yet, by id (an agent may reuse an id). */
 	private readonly active = new Map<RequestId, number>();
 	private activeCount = 0;
+	private waitingBytes = 0;
 
 	constructor(
 		private readonly sink: AdmissionSink<M>,
-		readonly limit = 64,
+		readonly limit = DEFAULT_CONCURRENT_REQUESTS,
 	) {}
 
 	/** Requests being handled now. */
@@ -50,19 +62,24 @@ export class RequestAdmission<M> {
 		return this.waiting.length - this.head;
 	}
 
-	/** A request arrived. */
-	request(id: RequestId, message: M): void {
+	/** The size of the lines of the requests and notifications waiting, as given when they arrived. */
+	get queuedBytes(): number {
+		return this.waitingBytes;
+	}
+
+	/** A request arrived (its line `bytes` long). */
+	request(id: RequestId, message: M, bytes = 0): void {
 		if (this.queued > 0 || this.activeCount >= this.limit) {
-			this.waiting.push({ message, id });
+			this.wait({ message, id, bytes });
 			return;
 		}
 		this.admit(id, message);
 	}
 
 	/** A notification arrived: after the requests waiting before it, to keep the agent's order. */
-	notification(message: M): void {
+	notification(message: M, bytes = 0): void {
 		if (this.queued > 0) {
-			this.waiting.push({ message, id: undefined });
+			this.wait({ message, id: undefined, bytes });
 			return;
 		}
 		this.sink.deliver(message);
@@ -77,6 +94,7 @@ export class RequestAdmission<M> {
 			const entry = this.waiting[i]!;
 			if (entry.id === id) {
 				this.waiting.splice(i, 1);
+				this.waitingBytes -= entry.bytes;
 				this.sink.cancelled(id);
 				// Notifications that only waited behind it may go now.
 				this.drain();
@@ -108,6 +126,12 @@ export class RequestAdmission<M> {
 	clear(): void {
 		this.waiting.length = 0;
 		this.head = 0;
+		this.waitingBytes = 0;
+	}
+
+	private wait(entry: Waiting<M>): void {
+		this.waiting.push(entry);
+		this.waitingBytes += entry.bytes;
 	}
 
 	private admit(id: RequestId, message: M): void {
@@ -120,6 +144,7 @@ export class RequestAdmission<M> {
 		// Notifications take no place: those at the front go on even when every place is taken.
 		while (this.head < this.waiting.length && (this.activeCount < this.limit || this.waiting[this.head]!.id === undefined)) {
 			const entry = this.waiting[this.head++]!;
+			this.waitingBytes -= entry.bytes;
 			if (entry.id === undefined) {
 				this.sink.deliver(entry.message);
 			} else {

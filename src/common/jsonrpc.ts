@@ -149,6 +149,7 @@ function invalidRequest(id: RequestId | null, reason: string): Envelope {
  */
 export const MessageKinds = {
 	notJson: { what: 'lines from the agent that are not JSON' },
+	nestedTooDeep: { what: 'messages from the agent with values nested too deep, replaced by null' },
 	invalidRequest: { what: 'invalid JSON-RPC messages from the agent (-32600)' },
 	paramsNotStructured: { what: 'requests from the agent with params that are neither an object nor an array (-32602)' },
 	invalidParams: { what: 'requests from the agent with invalid params (-32602)' },

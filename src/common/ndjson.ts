@@ -4,6 +4,7 @@
  * is tolerated). Pure: no Node built-ins, so it runs anywhere and is unit-tested
  * in plain Node.
  */
+import { cutDeepValues, mayNestDeeper } from './jsonDepth';
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -46,16 +47,29 @@ export class LineSplitter {
 	 */
 	push(chunk: Uint8Array): string[] {
 		const lines: string[] = [];
+		for (const bytes of this.split(chunk)) {
+			const line = this.decode(bytes);
+			if (line !== undefined) {
+				lines.push(line);
+			}
+		}
+		return lines;
+	}
+
+	/**
+	 * Like {@link push}, but returns the lines' bytes, undecoded: views of `chunk`
+	 * where a line lies within it, so a caller that keeps them must not reuse
+	 * `chunk` (Node's streams never do). {@link decode} gives each line's text.
+	 */
+	split(chunk: Uint8Array): Uint8Array[] {
+		const lines: Uint8Array[] = [];
 		let start = 0;
 		for (;;) {
 			const nl = chunk.indexOf(LF, start);
 			if (nl === -1) {
 				break;
 			}
-			const line = this.take(chunk.subarray(start, nl));
-			if (line !== undefined) {
-				lines.push(line);
-			}
+			lines.push(this.take(chunk.subarray(start, nl)));
 			start = nl + 1;
 		}
 		if (start < chunk.length) {
@@ -71,6 +85,19 @@ export class LineSplitter {
 		return lines;
 	}
 
+	/** The text of a line's bytes (a `\r` at its end dropped); undefined for a line that is empty or only white space. */
+	decode(bytes: Uint8Array): string | undefined {
+		let end = bytes.length;
+		if (end > 0 && bytes[end - 1] === CR) {
+			end--;
+		}
+		if (end === 0) {
+			return undefined;
+		}
+		const text = this.decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
+		return text.trim().length === 0 ? undefined : text;
+	}
+
 	/** Bytes held for a line whose newline has not arrived yet. */
 	get bufferedBytes(): number {
 		return this.pendingLength;
@@ -81,7 +108,8 @@ export class LineSplitter {
 		this.pendingLength = 0;
 	}
 
-	private take(tail: Uint8Array): string | undefined {
+	/** A whole line's bytes: `tail` after what is pending. */
+	private take(tail: Uint8Array): Uint8Array {
 		let bytes: Uint8Array;
 		if (this.pending.length === 0) {
 			bytes = tail;
@@ -103,20 +131,22 @@ export class LineSplitter {
 		if (bytes.length > this.maxLineBytes) {
 			throw new LineTooLongError(this.maxLineBytes);
 		}
-		let end = bytes.length;
-		if (end > 0 && bytes[end - 1] === CR) {
-			end--;
-		}
-		if (end === 0) {
-			return undefined;
-		}
-		const text = this.decoder.decode(end === bytes.length ? bytes : bytes.subarray(0, end));
-		return text.trim().length === 0 ? undefined : text;
+		return bytes;
 	}
 }
 
-/** The result of parsing one line: a JSON value, or why it is not JSON. */
-export type ParsedLine = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reason: string };
+/**
+ * The result of parsing one line: a JSON value, or why it is not JSON. `cut`: how
+ * many values nested past {@link MAX_JSON_DEPTH} were replaced by `null`.
+ */
+export type ParsedLine = { readonly ok: true; readonly value: unknown; readonly cut?: number } | { readonly ok: false; readonly reason: string };
+
+/**
+ * The deepest nesting kept from an agent's message. Deeper values are replaced by
+ * `null` rather than built (see `jsonDepth.ts`): no ACP message needs them, and an
+ * agent can send thousands of levels as an extra member nobody reads.
+ */
+export const MAX_JSON_DEPTH = 128;
 
 const PREVIEW_CHARS = 80;
 
@@ -126,14 +156,24 @@ export function previewOf(line: string): string {
 }
 
 /**
- * Parses a line as JSON; a line that is not JSON (including one nested too deep
- * for the parser) comes back with a reason (the log shows it with
- * {@link previewOf}, when it shows it at all). Whether the value is a JSON-RPC
- * message is for `classifyEnvelope` to say.
+ * Parses a line as JSON; a line that is not JSON comes back with a reason (the
+ * log shows it with {@link previewOf}, when it shows it at all). Values nested
+ * deeper than `maxDepth` are replaced by `null`, and counted in `cut`. Whether
+ * the value is a JSON-RPC message is for `classifyEnvelope` to say.
  */
-export function parseLine(line: string): ParsedLine {
+export function parseLine(line: string, maxDepth = MAX_JSON_DEPTH): ParsedLine {
+	let text = line;
+	let cut = 0;
+	if (mayNestDeeper(line, maxDepth)) {
+		const checked = cutDeepValues(line, maxDepth);
+		if (!checked) {
+			return { ok: false, reason: 'not JSON' };
+		}
+		({ text, cut } = checked);
+	}
 	try {
-		return { ok: true, value: JSON.parse(line) as unknown };
+		const value = JSON.parse(text) as unknown;
+		return cut > 0 ? { ok: true, value, cut } : { ok: true, value };
 	} catch {
 		return { ok: false, reason: 'not JSON' };
 	}

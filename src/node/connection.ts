@@ -26,13 +26,13 @@ import {
 	type Event,
 	type Message,
 	type MessageConnection,
-	type RequestMessage,
 } from 'vscode-jsonrpc/node';
 import type * as z from 'zod/mini';
 import { ErrorCodes, Methods, cancelRequestParamsSchema, describeZodError } from '../common/protocol';
 import { errorMessage, type Logger } from '../common/log';
 import { LimitedLog, type LimitedKind, type RateLimitOptions } from '../common/rateLimit';
 import type { WireTracer } from '../common/trace';
+import type { PacerOptions } from '../common/pacer';
 import { MessageKinds, type RequestId } from '../common/jsonrpc';
 import { NdjsonMessageReader, NdjsonMessageWriter, type MessageChecks, type OutstandingIds, type Refusal } from './ndjsonTransport';
 
@@ -42,11 +42,13 @@ export interface AgentConnectionOptions {
 	/** The agent's stdin. */
 	readonly output: Writable;
 	readonly maxLineBytes: number;
-	/** Requests from the agent handled at once; the rest wait until answers are written. Default 64. */
+	/** Requests from the agent handled at once; the rest wait until answers are written. Default 1 024 (`admission.ts`). */
 	readonly maxConcurrentRequests?: number;
 	readonly log: Logger;
 	/** How lines about malformed or unexpected messages are limited (defaults: the first 5 of each kind per 10 s). */
 	readonly logLimits?: RateLimitOptions;
+	/** How the agent's input is handled in time slices, and how much of it may wait (defaults in `pacer.ts`). */
+	readonly pacing?: PacerOptions;
 	readonly tracer?: WireTracer;
 	/**
 	 * Called once when the agent's output ends, to say why (the owner knows the
@@ -88,22 +90,17 @@ interface NotificationEntry {
 	readonly handler: (params: unknown) => void | Promise<void>;
 }
 
-/** Tracks the token of each request the agent sent us, by id, so `$/cancel_request` can reach it. */
+/** The token of each request the agent sent us that is being handled, by id, so `$/cancel_request` can reach it. */
 class IncomingCancellation {
 	readonly byId = new Map<CancellationId, CancellationTokenSource>();
 	readonly idByToken = new WeakMap<CancellationToken, CancellationId>();
 
-	readonly strategy = {
-		kind: 'request' as const,
-		createCancellationTokenSource: (request: RequestMessage): CancellationTokenSource => {
-			const source = new CancellationTokenSource();
-			if (request.id !== null) {
-				this.byId.set(request.id, source);
-				this.idByToken.set(source.token, request.id);
-			}
-			return source;
-		},
-	};
+	open(id: CancellationId): CancellationTokenSource {
+		const source = new CancellationTokenSource();
+		this.byId.set(id, source);
+		this.idByToken.set(source.token, id);
+		return source;
+	}
 
 	cancel(id: CancellationId): void {
 		this.byId.get(id)?.cancel();
@@ -111,8 +108,8 @@ class IncomingCancellation {
 
 	done(token: CancellationToken): void {
 		const id = this.idByToken.get(token);
-		if (id !== undefined) {
-			this.byId.get(id)?.dispose();
+		if (id !== undefined && this.byId.get(id)?.token === token) {
+			this.byId.get(id)!.dispose();
 			this.byId.delete(id);
 		}
 	}
@@ -161,6 +158,15 @@ export class AgentConnection implements Disposable {
 			checks,
 			outstanding,
 			maxConcurrentRequests: options.maxConcurrentRequests,
+			dispatch: {
+				request: (message) => this.handleRequest(message),
+				notification: (message) => {
+					if (!this.failure) {
+						void this.dispatchNotification(message.method as string, message.params);
+					}
+				},
+			},
+			pacing: options.pacing,
 		});
 		this.writer = new NdjsonMessageWriter(options.output, { tracer: options.tracer, outstanding, onAnswered: (id) => this.reader.answered(id) });
 		this.connection = createMessageConnection(this.reader, this.writer, {
@@ -170,7 +176,8 @@ export class AgentConnection implements Disposable {
 			log: (m) => options.log.debug(m),
 		}, {
 			cancellationStrategy: {
-				receiver: this.incoming.strategy,
+				// Requests from the agent never reach vscode-jsonrpc (the reader hands them to handleRequest).
+				receiver: { createCancellationTokenSource: () => new CancellationTokenSource() },
 				sender: {
 					sendCancellation: (conn, id) => conn.sendNotification(Methods.cancelRequest, { requestId: id }),
 					cleanup: () => {},
@@ -184,11 +191,6 @@ export class AgentConnection implements Disposable {
 		});
 		this.reader.onClose(() => this.inputClosed());
 		this.writer.onError(([error]) => options.log.debug(`Writing to the agent failed: ${error.message}`));
-		// One dispatcher for every method, registered as vscode-jsonrpc's "star" handlers: those get
-		// the params exactly as sent. A handler registered by method name would have vscode-jsonrpc
-		// spread array params into arguments and pass the token in place of absent params.
-		this.connection.onRequest((method: string, params: unknown, token: CancellationToken) => this.dispatchRequest(method, params, token));
-		this.connection.onNotification((method: string, params: unknown) => this.dispatchNotification(method, params));
 		this.onNotification(Methods.cancelRequest, cancelRequestParamsSchema, ({ requestId }) => {
 			if (requestId !== null) {
 				this.incoming.cancel(requestId);
@@ -244,6 +246,35 @@ export class AgentConnection implements Disposable {
 		}
 		const parsed = entry.schema.safeParse(params ?? {});
 		return parsed.success ? { ok: true, params: parsed.data } : { ok: false, reason: describeZodError(parsed.error) };
+	}
+
+	/**
+	 * A request from the agent that passed its checks, as the reader hands it on: handled, and its
+	 * answer written (a result, `null` for none, or the error), as vscode-jsonrpc would.
+	 */
+	private handleRequest(message: Record<string, unknown>): void {
+		if (this.failure) {
+			return;
+		}
+		const id = message.id as RequestId;
+		const method = message.method as string;
+		const source = this.incoming.open(id);
+		this.dispatchRequest(method, message.params, source.token).then(
+			(result) => this.answer({ jsonrpc: '2.0', id, result: result === undefined ? null : result }),
+			(error: unknown) => {
+				const response = error instanceof ResponseError ? error : new ResponseError(ErrorCodes.InternalError, `${method} failed: ${errorMessage(error)}`);
+				this.answer({ jsonrpc: '2.0', id, error: response.toJson() });
+			},
+		);
+	}
+
+	private answer(message: { jsonrpc: string; id: RequestId; result?: unknown; error?: unknown }): void {
+		if (this.failure) {
+			return;
+		}
+		this.writer.write(message as unknown as Message).catch((error: unknown) => {
+			this.options.log.debug(`Answering request ${JSON.stringify(message.id)} failed: ${errorMessage(error)}`);
+		});
 	}
 
 	private async dispatchRequest(method: string, params: unknown, token: CancellationToken): Promise<unknown> {

@@ -17,6 +17,7 @@ import { AgentCredentials } from './credentials';
 import { ChatSessionManager } from './chat/chatSessions';
 import { EditorTools } from './editorTools/editorTools';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
+import { runsFromSource } from './chat/chatPage';
 import { FileAccessFeature } from './chat/fileAccess';
 import { AgentChanges } from './chat/review';
 import { Checkpoints } from './chat/checkpoints';
@@ -169,7 +170,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
 	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	// Running from its source (a development host, tests), the chat view tells how to build a page that is missing.
-	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, context.extensionMode !== vscode.ExtensionMode.Production);
+	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, runsFromSource(context.extensionUri, context.extensionMode));
 	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges, turns: turnChanges, checkpoints }, openctx);
 	chatControllerRef = chatController;
 	// The history picker is loaded from dist/history-picker.js the first time it is shown.
@@ -224,25 +225,28 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	};
 }
 
-/** **New Chat**, **Focus Chat**, **Undo Last Turn**, **Open Chat in Editor**, **Chat History…**. */
+/** **New Chat**, **New Chat with Another Agent…**, **Focus Chat**, **Undo Last Turn**, **Open Chat in Editor**, **Chat History…**. */
 function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: () => HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
-	return [
-		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks.
-		// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
-		// the focus, which closes the question.
-		vscode.commands.registerCommand('agentLink.chat.new', async (agentName?: unknown) => {
-			try {
-				const key = await controller.newChat(typeof agentName === 'string' ? { agentName } : {});
-				if (key !== undefined) {
-					await controller.showTab(key);
-				}
-				return key;
-			} catch (error) {
-				log.error(`New Chat: ${errorMessage(error)}`);
-				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
-				return undefined;
+	// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
+	// the focus, which closes the question.
+	const newChat = async (options: { agentName?: string; pick?: boolean }) => {
+		try {
+			const key = await controller.newChat(options);
+			if (key !== undefined) {
+				await controller.showTab(key);
 			}
-		}),
+			return key;
+		} catch (error) {
+			log.error(`New Chat: ${errorMessage(error)}`);
+			void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+			return undefined;
+		}
+	};
+	return [
+		// Tests may pass an agent's name; the palette uses the chat role's agent, or asks. From a
+		// title bar VS Code passes what the bar belongs to, which is not a name.
+		vscode.commands.registerCommand('agentLink.chat.new', (agentName?: unknown) => newChat(typeof agentName === 'string' ? { agentName } : {})),
+		vscode.commands.registerCommand('agentLink.chat.newWithAgent', () => newChat({ pick: true })),
 		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
 		vscode.commands.registerCommand('agentLink.chat.undoLastTurn', async () => {
 			try {

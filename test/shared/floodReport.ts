@@ -12,6 +12,13 @@ export interface FloodReport {
 	readonly writeMs: number;
 	readonly floodMs: number;
 	readonly linesPerSecond: number;
+	/** Every answer the flood got, per second of floodMs. */
+	readonly answersPerSecond: number;
+	/** Valid requests in the flood (the 'mostlyValid' mix; 0 in the 'hostile' one). */
+	readonly validRequests: number;
+	/** From the first line to the last answer to the flood's valid requests. */
+	readonly validMs: number;
+	readonly validPerSecond: number;
 	readonly drainMs: number;
 	readonly validLatencyMs: number;
 	/** The answer to the valid request sent right after the flood. */

@@ -139,6 +139,36 @@ async function openFile(/** @type {import('playwright-core').Page} */ page, /** 
   await until(async () => (await activeTab(page)).includes(path.basename(name)), `${name} open`, 15_000);
 }
 
+/**
+ * Picks a preset agent that is not installed, as a person does (F1, Select Agent, its name, Enter),
+ * and waits for Agent Link's error as a toast on screen: on VS Code 1.139 a server started with
+ * --enable-smoke-test-driver shows no toasts, only the notification center has them.
+ */
+async function missingAgentToast(/** @type {import('playwright-core').Page} */ page) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input:focus').waitFor();
+  await page.keyboard.type('Agent Link: Select Agent', { delay: 20 });
+  await until(async () => (await page.locator('.quick-input-widget .monaco-list-row.focused').allTextContents()).join(' ').includes('Select Agent'), 'Select Agent in the palette', 15_000);
+  await page.keyboard.press('Enter');
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  await until(async () => (await rows.allTextContents()).some((t) => t.includes('Not installed')), 'the presets in the agent picker', 30_000);
+  const row = rows.filter({ hasText: 'Not installed' }).first();
+  const name = ((await row.locator('.label-name').first().textContent()) ?? '').trim();
+  await page.keyboard.type(name, { delay: 20 });
+  // The picker's items are set again when the ACP Registry's list has loaded (or failed to), which
+  // can leave no row active: with the one row left by the filter, Down makes it the active one.
+  const chosen = async () => (await page.locator('.quick-input-widget .monaco-list-row.focused .label-name').allTextContents()).some((t) => t.trim() === name);
+  await until(async () => (await rows.allTextContents()).length === 1, `only ${name} left in the picker`, 15_000);
+  if (!(await chosen())) await page.keyboard.press('ArrowDown');
+  await until(chosen, `${name} chosen`, 15_000);
+  await page.keyboard.press('Enter');
+  const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: `${name} is not installed` });
+  let shown = true;
+  await toast.first().waitFor({ state: 'visible', timeout: 20_000 }).catch(() => (shown = false));
+  await page.screenshot({ path: path.join(shots, '3b-missing-agent.png') });
+  check(shown, `second start: picking ${name}, not installed, shows its error as a notification toast on screen`);
+}
+
 /** Types `text` at the end of line `line` of the active editor and saves. */
 async function appendAndSave(/** @type {import('playwright-core').Page} */ page, /** @type {number} */ line, /** @type {string} */ text) {
   await page.keyboard.press('Control+G');
@@ -298,6 +328,7 @@ try {
     check(readme, 'second start: the README showing');
     const tabs = await page.locator('.tabs-container [role="tab"]').allTextContents();
     check(!tabs.some((t) => t.includes('cart.ts')), `second start: the first try's editors are not restored (tabs: ${tabs.join(', ')})`);
+    await missingAgentToast(page);
     await openFile(page, 'src/settings.js');
     await appendAndSave(page, 2, EDIT_2);
     await until(() => readFileSync(path.join(folder, 'src', 'settings.js'), 'utf8').includes(EDIT_2), 'the edit saved', 15_000);

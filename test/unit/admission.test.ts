@@ -55,6 +55,23 @@ describe('RequestAdmission', () => {
 		assert.deepEqual(delivered, ['r0', 'n2']);
 	});
 
+	it('counts the bytes of the lines waiting, until they are handed on, cancelled or dropped', () => {
+		const { admission } = gate(1);
+		admission.request(1, 'r1', 100);
+		assert.equal(admission.queuedBytes, 0, 'handed on at once: not waiting');
+		admission.request(2, 'r2', 200);
+		admission.notification('n', 30);
+		admission.request(3, 'r3', 400);
+		assert.equal(admission.queuedBytes, 630);
+		admission.cancel(3);
+		assert.equal(admission.queuedBytes, 230);
+		admission.answered(1);
+		assert.equal(admission.queuedBytes, 0, 'r2 handed on, and the notification after it');
+		admission.request(4, 'r4', 50);
+		admission.clear();
+		assert.equal(admission.queuedBytes, 0);
+	});
+
 	it('frees nothing for answers to requests it never handed on, and counts reused ids', () => {
 		const { admission, delivered } = gate(2);
 		admission.request(7, 'first 7');

@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import {
 	MAX_CHANGED_FILES,
 	bound,
-	changedFiles,
+	historyNotes,
+	noteTurnChanges,
+	noteWrite,
 	parseHistoryIndex,
 	parseStoredTranscript,
 	putRecord,
@@ -17,6 +19,7 @@ import {
 } from '../../src/common/chat/history';
 import { Transcript, type TranscriptSnapshot } from '../../src/common/chat/transcript';
 import { sessionUpdateSchema } from '../../src/common/chat/updates';
+import { ABSENT, text, unknown } from '../../src/common/chat/turnFiles';
 
 function record(id: string, updatedAt: number, bytes = 100, extra: Partial<HistoryRecord> = {}): HistoryRecord {
 	return { id, agentName: 'Agent', cwd: '/project', createdAt: updatedAt, updatedAt, bytes, entries: 2, changedFiles: [], ...extra };
@@ -269,10 +272,49 @@ describe('chat history: a transcript taken up again', () => {
 });
 
 describe('chat history: what a record says', () => {
-	it('lists the files a chat changed: diffs, and edits or deletions without one; not reads, not failed calls', () => {
-		const transcript = chat();
-		transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 'e2', title: 'Edit', kind: 'edit', status: 'failed', locations: [{ path: '/project/failed.ts' }] }));
-		assert.deepEqual(changedFiles(transcript.snapshot()), ['/project/config.json', '/project/old.txt']);
+	it('counts a file as changed only when a write changed its content (made it, or changed its text)', () => {
+		const files = new Set<string>();
+		assert.equal(noteWrite(files, { path: '/project/same.txt', before: 'x\n', after: 'x\n' }), false, 'the same text written again');
+		assert.equal(noteWrite(files, { path: '/project/config.json', before: '3', after: '5' }), true);
+		assert.equal(noteWrite(files, { path: '/project/new.txt', before: undefined, after: '' }), true, 'a file made, empty or not');
+		assert.equal(noteWrite(files, { path: '/project/config.json', before: '5', after: '6' }), false, 'once per file');
+		assert.deepEqual([...files], ['/project/config.json', '/project/new.txt']);
+		const many = new Set<string>();
+		for (let i = 0; i < MAX_CHANGED_FILES + 5; i++) {
+			noteWrite(many, { path: `/f${i}`, before: 'a', after: 'b' });
+		}
+		assert.equal(many.size, MAX_CHANGED_FILES);
+	});
+
+	it('counts the files a turn changed, whoever wrote them: created, rewritten, deleted; not one written back as it was, nor one whose text is not known either side', () => {
+		const files = new Set<string>(['/project/written.txt']);
+		noteTurnChanges(files, [
+			{ path: '/project/written.txt', before: text('a'), after: text('b'), where: 'disk' },
+			{ path: '/project/made.txt', before: ABSENT, after: text(''), where: 'disk' },
+			{ path: '/project/gone.txt', before: text('x'), after: ABSENT, where: 'disk' },
+			{ path: '/project/same.txt', before: text('x'), after: text('x'), where: 'disk' },
+			{ path: '/project/big.bin', before: unknown('too large'), after: unknown('too large'), where: 'disk' },
+			{ path: '/project/grew.log', before: unknown('too large'), after: text('now small'), where: 'disk' },
+			{ path: '/project/open.ts', before: text('1'), after: text('2'), where: 'buffer' },
+		]);
+		assert.deepEqual([...files], ['/project/written.txt', '/project/made.txt', '/project/gone.txt', '/project/grew.log', '/project/open.ts']);
+		const many = new Set<string>();
+		noteTurnChanges(
+			many,
+			Array.from({ length: MAX_CHANGED_FILES + 5 }, (_, i) => ({ path: `/f${i}`, before: text('a'), after: text('b'), where: 'disk' as const })),
+		);
+		assert.equal(many.size, MAX_CHANGED_FILES);
+	});
+
+	it('says what is true of a chat in the picker: files changed, read-only only when it cannot go on, open', () => {
+		const plain = { changedFiles: [], sessionId: 's-1' };
+		assert.deepEqual(historyNotes({ ...plain, continueWith: undefined }, { open: { readOnly: false } }), ['open'], 'an agent that can neither resume nor load: open and usable, not read-only');
+		assert.deepEqual(historyNotes({ ...plain, continueWith: undefined }, {}), ['read-only'], 'the same chat closed cannot go on');
+		assert.deepEqual(historyNotes({ ...plain, continueWith: undefined }, { open: { readOnly: true } }), ['read-only', 'open'], 'open read-only (from an earlier window)');
+		assert.deepEqual(historyNotes({ ...plain, continueWith: 'load' }, {}), [], 'closed, and its agent loads it');
+		assert.deepEqual(historyNotes({ changedFiles: [], continueWith: 'resume' }, {}), ['read-only'], 'never started with its agent');
+		assert.deepEqual(historyNotes({ ...plain, changedFiles: ['/a'], continueWith: 'resume' }, { listedBy: 'Lister', open: { readOnly: false } }), ['1 file changed', 'kept by Lister', 'open']);
+		assert.deepEqual(historyNotes({ ...plain, changedFiles: ['/a', '/b'], continueWith: 'resume' }, {}), ['2 files changed']);
 	});
 
 	it('searches by title, every word in any case', () => {
@@ -289,7 +331,7 @@ describe('chat history: what a record says', () => {
 	});
 
 	it('writes a chat as Markdown with its messages, tool calls and changed files', () => {
-		const markdown = transcriptToMarkdown(chat().snapshot(), { agentName: 'Agent', cwd: '/project', updatedAt: Date.UTC(2026, 0, 2), title: 'Retries' });
+		const markdown = transcriptToMarkdown(chat().snapshot(), { agentName: 'Agent', cwd: '/project', updatedAt: Date.UTC(2026, 0, 2), title: 'Retries', changedFiles: ['/project/config.json', '/project/old.txt'] });
 		assert.match(markdown, /^# Retries\n\nAgent: Agent {2}\nFolder: \/project {2}\nLast active: 2026-01-02T00:00:00.000Z\n/);
 		assert.match(markdown, /## You\n\nRaise the retry limit\n/);
 		assert.match(markdown, /## Agent\n\nDone: it is 5 now\.\n/);

@@ -75,9 +75,13 @@ export const LEDGER_EDITED = LEDGER.replace('entry 2: 20', 'entry 2: 25').replac
 function chatPanelAgents(ctx) {
 	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 	return {
-		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 2500 }, text(' A two.')] }),
+		// Long enough for chat B's agent to start and its prompt to be sent meanwhile on a busy machine (the two stream side by side).
+		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 6000 }, text(' A two.')] }),
 		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
 		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
+		// A 300-message conversation replayed in one turn, and an answer of 400 paragraphs in one chunk (longChat.test.ts).
+		'Chat Many': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ conversation: { count: 150, user: 'A question.', agent: 'An answer with `code` and a list:\n\n- one\n- two' } }] }),
+		'Chat Burst': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text(Array.from({ length: 400 }, (_, i) => `Paragraph ${i + 1} of the answer.`).join('\n\n'))] }),
 		'Chat Showcase': ctx.fixtureAgent('well-behaved.mjs', {
 			chatTurn: [
 				{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'The retries should come from the config, not a constant.' } },
@@ -124,6 +128,9 @@ function chatPanelAgents(ctx) {
 				text(' All green.'),
 			],
 		}),
+		// Asks for a sign-in two seconds after the prompt (session/prompt answers -32000): the sign-in card
+		// takes the keyboard only if the page has it.
+		'Chat Late Sign-in': ctx.fixtureAgent('well-behaved.mjs', { promptAuthRequired: true, delayMethods: { 'session/prompt': 2000 }, authMethods: [{ id: 'login', name: 'Log in' }], chatTurn: [text('Signed in.')] }),
 		'Chat Variants': ctx.fixtureAgent('well-behaved.mjs', {
 			sessionSetup: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code', description: 'Edits files' }] } },
 			chatTurn: [
@@ -171,6 +178,16 @@ function chatPanelAgents(ctx) {
 				{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'src', 'ledger.txt'), content: LEDGER_EDITED } } },
 				{ sessionUpdate: 'tool_call_update', toolCallId: 'w1', status: 'completed' },
 				text('Changed three entries.'),
+			],
+		}),
+		// Makes src/notes.txt and writes src/same.txt with the text it has: one file changed.
+		'Chat Notes Writer': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ sessionUpdate: 'tool_call', toolCallId: 'n1', title: 'Write the notes', kind: 'edit', status: 'in_progress' },
+				{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'src', 'notes.txt'), content: 'Notes.\n' }, quiet: true } },
+				{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'src', 'same.txt'), content: 'unchanged\n' }, quiet: true } },
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'n1', status: 'completed' },
+				text('Wrote the notes.'),
 			],
 		}),
 		'Chat Context': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { promptCapabilities: { embeddedContext: true } }, chatTurn: [text('Read it.')] }),
@@ -503,6 +520,7 @@ export const suites = [
 			mkdirSync(join(workspace, 'src'), { recursive: true });
 			writeFileSync(join(workspace, 'src', 'config.json'), '{\n\t"name": "demo",\n\t"retries": 3\n}\n');
 			writeFileSync(join(workspace, 'src', 'ledger.txt'), LEDGER);
+			writeFileSync(join(workspace, 'src', 'same.txt'), 'unchanged\n');
 			writeFileSync(join(workspace, 'README.md'), '# Demo\n');
 			// A TypeScript project: the built-in TypeScript extension finds its symbols for @-mentions.
 			writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2020', module: 'esnext' }, include: ['src/**/*.ts'] }, null, 2));
@@ -571,8 +589,12 @@ export const suites = [
 					}),
 					'History Plain': ctx.fixtureAgent('well-behaved.mjs', {
 						logFile: join(scratch, 'plain-messages.jsonl'),
+						// It writes notes.md (a change the history counts), and shows a diff of README.md it never makes (one it does not).
 						chatTurn: [
-							{ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'completed', content: [{ type: 'diff', path: join(ctx.workspace, 'notes.md'), oldText: '# Notes\n', newText: '# Notes\n\nBuild with npm run build.\n' }] },
+							{ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'in_progress', content: [{ type: 'diff', path: join(ctx.workspace, 'notes.md'), oldText: '# Notes\n', newText: '# Notes\n\nBuild with npm run build.\n' }] },
+							{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'notes.md'), content: '# Notes\n\nBuild with npm run build.\n' }, quiet: true } },
+							{ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' },
+							{ sessionUpdate: 'tool_call', toolCallId: 'edit-2', title: 'Edit README.md', kind: 'edit', status: 'pending', content: [{ type: 'diff', path: join(ctx.workspace, 'README.md'), oldText: '', newText: '# Plain\n' }] },
 							text('Plain answer: the build runs esbuild.'),
 						],
 					}),
@@ -817,16 +839,30 @@ export const suites = [
 		},
 	},
 	{
-		// 100 000 hostile lines from an agent, then a valid request: lines/s and that request's latency.
+		// 100 000 hostile lines from an agent, then a valid request: lines/s and that request's latency; the
+		// same with most lines valid requests, and another agent's chat and suggestions meanwhile.
 		name: 'bench-hostile-flood',
 		bench: true,
 		settings: (ctx) => ({
 			'agentLink.agents': {
 				'Hostile Flood Agent': ctx.fixtureAgent('hostile-flood-agent.mjs', { agentCapabilities: { nes: { events: { document: {} } } } }),
+				// The other agent of the mostly-valid flood: a chat turn of 2 000 chunks, and a suggestion at once.
+				'Peer Agent': ctx.fixtureAgent('nes-scripted-agent.mjs', {
+					revision: 'merged',
+					autoInsert: ' // next',
+					chatTurn: [{ stream: { count: 2000, text: 'word ', paragraphEvery: 40 } }],
+				}),
 			},
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+			'files.autoSave': 'off',
 		}),
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+			mkdirSync(join(workspace, 'src'), { recursive: true });
+			const line = (i) => `export const value${i} = compute('item ${i}') + ${i}; // line ${i}\n`;
+			writeFileSync(join(workspace, 'src', 'peer.ts'), Array.from({ length: 1000 }, (_, i) => line(i)).join(''));
 		},
 	},
 	{

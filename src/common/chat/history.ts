@@ -6,12 +6,13 @@
  *
  * Pure: the shapes of what is stored (checked with zod when read back, since anything on disk may
  * be damaged or from another version), the bound on its size (oldest dropped first), search, and
- * what is derived from a transcript (changed files, a Markdown copy to link a new chat to). The
+ * what is derived from a chat (changed files, the picker's notes, a Markdown copy to link a new chat to). The
  * vscode layer (src/vscode/chat/chatHistory.ts) reads and writes the files.
  */
 import * as z from 'zod/mini';
 import { transcriptSnapshotSchema } from './messages';
 import type { Block, Entry, TranscriptSnapshot } from './transcript';
+import { sameText, type FileChange } from './turnFiles';
 
 /** The version of the stored format; another version reads as nothing stored. */
 export const HISTORY_VERSION = 1;
@@ -42,6 +43,7 @@ export const historyRecordSchema = z.object({
 	/** Bytes of the stored transcript: what the bound counts. */
 	bytes: count,
 	entries: count,
+	/** The files whose content the agent changed: its writes ({@link noteWrite}) and its turns' changes ({@link noteTurnChanges}). */
 	changedFiles: z.array(text).check(z.maxLength(MAX_CHANGED_FILES)),
 	continueWith: z.optional(z.enum(['resume', 'load'])),
 });
@@ -163,25 +165,44 @@ export function searchByTitle(records: readonly HistoryRecord[], query: string):
 }
 
 /**
- * The files a chat changed, as its tool calls say: the paths of their diffs, and the locations of
- * edits, deletions and moves that carry no diff. In the order first seen, at most {@link MAX_CHANGED_FILES}.
+ * Notes a write the agent made through the editor (`fs/write_text_file`, applied) in `files`, the
+ * files a chat changed: it counts when it changed the file's content (`before` undefined: it made
+ * the file). Only writes count: a tool call that names a file or carries a diff says what an agent
+ * meant to do, not what happened (the ACP SDK's example agent names a file in an edit it never
+ * makes). At most {@link MAX_CHANGED_FILES}; says whether the file was added.
  */
-export function changedFiles(snapshot: TranscriptSnapshot): string[] {
-	const files = new Set<string>();
-	for (const entry of snapshot.entries) {
-		if (entry.kind !== 'tool_call' || entry.status === 'failed') {
-			continue;
-		}
-		const diffs = entry.content.filter((c) => c.type === 'diff');
-		const paths = diffs.length > 0 ? diffs.map((d) => d.path) : entry.toolKind === 'edit' || entry.toolKind === 'delete' || entry.toolKind === 'move' ? entry.locations.map((l) => l.path) : [];
-		for (const path of paths) {
-			if (files.size >= MAX_CHANGED_FILES) {
-				return [...files];
-			}
-			files.add(path);
+export function noteWrite(files: Set<string>, write: { readonly path: string; readonly before: string | undefined; readonly after: string }): boolean {
+	if (write.before === write.after || files.has(write.path) || files.size >= MAX_CHANGED_FILES) {
+		return false;
+	}
+	files.add(write.path);
+	return true;
+}
+
+/**
+ * Notes the files a turn changed in `files`, whoever wrote them (the agent's own tools, a shell
+ * command, `fs/write_text_file`; found by comparing each file with its text before the turn): one
+ * counts when its text at the turn's end is not the text before. At most {@link MAX_CHANGED_FILES}.
+ */
+export function noteTurnChanges(files: Set<string>, changes: readonly FileChange[]): void {
+	for (const change of changes) {
+		if (!sameText(change.before, change.after) && !files.has(change.path) && files.size < MAX_CHANGED_FILES) {
+			files.add(change.path);
 		}
 	}
-	return [...files];
+}
+
+/**
+ * What the history picker says of a stored chat after its folder: how many files it changed,
+ * `read-only` when it cannot go on (open in a tab: as that tab is; else when its agent can neither
+ * resume nor load it, or it never started), who lists it, and `open`.
+ */
+export function historyNotes(record: Pick<HistoryRecord, 'changedFiles' | 'continueWith' | 'sessionId'>, where: { readonly open?: { readonly readOnly: boolean }; readonly listedBy?: string }): string[] {
+	const changed = record.changedFiles.length;
+	const readOnly = where.open ? where.open.readOnly : record.continueWith === undefined || record.sessionId === undefined;
+	return [changed > 0 ? `${changed} file${changed === 1 ? '' : 's'} changed` : undefined, readOnly ? 'read-only' : undefined, where.listedBy ? `kept by ${where.listedBy}` : undefined, where.open ? 'open' : undefined].filter(
+		(note): note is string => note !== undefined,
+	);
 }
 
 /** "just now", "5 minutes ago", "yesterday", "3 days ago", or the date for older times. */
@@ -222,7 +243,7 @@ export function parseTime(value: string | undefined): number | undefined {
  * the title, agent, folder and time, each message, tool calls with their status and changed
  * files, plans, notices and compaction summaries. Images and audio are named, not embedded.
  */
-export function transcriptToMarkdown(snapshot: TranscriptSnapshot, record: Pick<HistoryRecord, 'agentName' | 'cwd' | 'updatedAt' | 'title'>): string {
+export function transcriptToMarkdown(snapshot: TranscriptSnapshot, record: Pick<HistoryRecord, 'agentName' | 'cwd' | 'updatedAt' | 'title' | 'changedFiles'>): string {
 	const out: string[] = [`# ${oneLine(record.title ?? snapshot.session.title ?? 'Chat')}`, '', `Agent: ${record.agentName}  `, `Folder: ${record.cwd}  `, `Last active: ${new Date(record.updatedAt).toISOString()}`, ''];
 	if (snapshot.dropped > 0) {
 		out.push(`*(${snapshot.dropped} earlier entries were not kept.)*`, '');
@@ -230,7 +251,7 @@ export function transcriptToMarkdown(snapshot: TranscriptSnapshot, record: Pick<
 	for (const entry of snapshot.entries) {
 		out.push(...entryMarkdown(entry), '');
 	}
-	const files = changedFiles(snapshot);
+	const files = record.changedFiles;
 	if (files.length > 0) {
 		out.push('## Changed files', '', ...files.map((f) => `- ${f}`), '');
 	}

@@ -43,6 +43,7 @@ import type {
 	ToolCallUpdate,
 	ToolKind,
 } from './updates';
+import { ToolCallCards } from './toolCallIds';
 
 // --- Limits --------------------------------------------------------------------------------------
 
@@ -355,7 +356,8 @@ export class Transcript {
 	/** Slots from `head` on are the transcript; the ones before were dropped and are cleared in batches. */
 	private slots: Slot[] = [];
 	private head = 0;
-	private readonly toolCalls = new Map<string, Slot>();
+	/** Tool call cards by the agent's id, per turn (toolCallIds.ts). */
+	private readonly toolCalls = new ToolCallCards<Slot>();
 	private readonly compactions = new Map<string, Slot>();
 	private readonly pendingPermissions = new Map<string, Slot>();
 	/** Whether the event being applied changed anything (set by every `touch`). */
@@ -402,7 +404,7 @@ export class Transcript {
 			this.slots.push(slot);
 			this.resize(slot, entrySize(entry));
 			if (entry.kind === 'tool_call') {
-				this.toolCalls.set(entry.toolCallId, slot);
+				this.toolCalls.add(entry.toolCallId, slot, this.lastUserId);
 			} else if (entry.kind === 'compaction') {
 				this.compactions.set(entry.compactionId, slot);
 			} else if (entry.kind === 'user') {
@@ -720,9 +722,8 @@ export class Transcript {
 	// --- Tool calls ---
 
 	private toolCall(update: SessionUpdateOf<'tool_call'>): void {
-		const existing = this.toolCalls.get(update.toolCallId);
-		if (existing) {
-			// Sent again with the same id: the agent restates it; take what it says.
+		if (this.toolCalls.find(update.toolCallId, this.lastUserId)) {
+			// Sent again with the same id in the same turn: the agent restates it; take what it says.
 			this.toolCallUpdate(update);
 			return;
 		}
@@ -730,19 +731,30 @@ export class Transcript {
 			{ kind: 'tool_call', toolCallId: this.label(update.toolCallId), title: this.label(update.title), toolKind: update.kind ?? 'other', status: update.status ?? 'pending', content: [], locations: [] },
 			undefined,
 		);
-		this.toolCalls.set(update.toolCallId, slot);
+		this.toolCalls.add(update.toolCallId, slot, this.lastUserId);
 		this.patchToolCall(slot, update);
 	}
 
-	/** Applies a `tool_call_update` (or the tool call of a permission request); an unknown id starts a tool call. */
+	/**
+	 * Applies a `tool_call_update` (or the tool call of a permission request) to this turn's card
+	 * with its id; an id this turn has no card for (unknown, or an earlier turn's) starts one.
+	 */
 	private toolCallUpdate(update: ToolCallUpdate): Slot {
-		let slot = this.toolCalls.get(update.toolCallId);
+		let slot = this.toolCalls.find(update.toolCallId, this.lastUserId);
 		if (!slot) {
 			slot = this.push({ kind: 'tool_call', toolCallId: this.label(update.toolCallId), title: '', toolKind: 'other', status: 'pending', content: [], locations: [] }, undefined);
-			this.toolCalls.set(update.toolCallId, slot);
+			this.toolCalls.add(update.toolCallId, slot, this.lastUserId);
 		}
 		this.patchToolCall(slot, update);
 		return slot;
+	}
+
+	/**
+	 * The tool call ids the agent used again in a later turn since the last call (each reuse once:
+	 * its updates after that go to the new card), so the chat can say so in the log.
+	 */
+	takeReusedToolCallIds(): string[] {
+		return this.toolCalls.takeReused();
 	}
 
 	private patchToolCall(slot: Slot, update: ToolCallUpdate): void {
@@ -1131,9 +1143,7 @@ export class Transcript {
 	private forget(slot: Slot): void {
 		const entry = slot.entry;
 		if (entry.kind === 'tool_call') {
-			if (this.toolCalls.get(entry.toolCallId) === slot) {
-				this.toolCalls.delete(entry.toolCallId);
-			}
+			this.toolCalls.forget(entry.toolCallId, slot);
 			if (entry.permission?.state === 'pending') {
 				this.pendingPermissions.delete(entry.permission.requestId);
 			}

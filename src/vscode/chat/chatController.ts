@@ -33,7 +33,7 @@ import {
 	type Tab,
 	type WireMessage,
 } from '../../common/chat/messages';
-import { MAX_CHANGED_FILES, changedFiles, type HistoryRecord } from '../../common/chat/history';
+import { noteTurnChanges, noteWrite, type HistoryRecord } from '../../common/chat/history';
 import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
 import type { FileChange } from '../../common/chat/turnFiles';
@@ -95,8 +95,8 @@ class ChatTab {
 	/** The turns with a checkpoint (Undo this turn), and the question Undo this turn asks. */
 	turns: Tab['turns'] = [];
 	undoAsk: Tab['undoAsk'];
-	/** The files the chat changed as its stored record says (a chat from history). */
-	storedFiles: readonly string[] = [];
+	/** Files whose content the agent changed (its writes, the turns' changes), for the history (noteWrite, noteTurnChanges). */
+	readonly changedFiles = new Set<string>();
 	follow = false;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
 	started: Promise<void> = Promise.resolve();
@@ -191,6 +191,7 @@ export class ChatController implements vscode.Disposable {
 					if (tab) {
 						files.changes.record(tab.key, write);
 						files.turns?.noteWrite(tab.key, write);
+						noteWrite(tab.changedFiles, { path: write.uri.fsPath, before: write.before, after: write.after });
 					}
 				}),
 				files.access.onDidTouch((event) => {
@@ -673,7 +674,7 @@ export class ChatController implements vscode.Disposable {
 		tab.historyId = record.id;
 		tab.createdAt = record.createdAt;
 		tab.stored = { sessionId: record.sessionId, continueWith: record.continueWith };
-		tab.storedFiles = record.changedFiles;
+		record.changedFiles.forEach((file) => tab.changedFiles.add(file));
 		const snapshot = await this.history.readTranscript(record.id);
 		if (snapshot) {
 			tab.transcript = Transcript.restore(snapshot);
@@ -814,7 +815,7 @@ export class ChatController implements vscode.Disposable {
 				createdAt: tab.createdAt,
 				updatedAt: Date.now(),
 				entries: snapshot.entries.length,
-				changedFiles: [...new Set([...tab.storedFiles, ...changedFiles(snapshot), ...(this.files?.checkpoints?.files(tab.key) ?? [])])].slice(0, MAX_CHANGED_FILES),
+				changedFiles: [...tab.changedFiles],
 				...(continueWith ? { continueWith } : {}),
 			},
 			snapshot,
@@ -970,6 +971,7 @@ export class ChatController implements vscode.Disposable {
 
 	/** A checkpoint for the turn whose end was just drawn (turnChanges.ts found what it changed): Undo this turn on it. */
 	private checkpoint(tab: ChatTab, changes: FileChange[] | undefined): void {
+		noteTurnChanges(tab.changedFiles, changes ?? []);
 		const end = tab.transcript.snapshot().entries.at(-1);
 		if (changes && end?.kind === 'turn_end') {
 			this.files?.checkpoints?.add(tab.key, end.id, changes);
@@ -1166,7 +1168,11 @@ export class ChatController implements vscode.Disposable {
 	// --- State to the pages ---
 
 	private apply(tab: ChatTab, event: Parameters<Transcript['apply']>[0]): void {
-		if (tab.transcript.apply(event)) {
+		const changed = tab.transcript.apply(event);
+		for (const id of tab.transcript.takeReusedToolCallIds()) {
+			this.log.warn(`Chat ${tab.key}: ${tab.agentName} used the tool call id ${JSON.stringify(id.slice(0, 200))} of an earlier turn again; it is shown as a new tool call of this turn.`);
+		}
+		if (changed) {
 			this.flushSoon();
 			if (!tab.closed) {
 				this.saveSoon(tab, event.type === 'turn_ended' || event.type === 'turn_failed' || event.type === 'conversation_ended');

@@ -19,6 +19,18 @@ export function missingPageFiles(extensionUri: vscode.Uri): string[] {
 	return CHAT_PAGE_FILES.filter((file) => !existsSync(vscode.Uri.joinPath(extensionUri, ...file.split('/')).fsPath));
 }
 
+/**
+ * Whether Agent Link runs from its source rather than from an installed package: an extension
+ * development host, or a folder that holds its build script (`npm start` links this repository
+ * into its profile's extensions; a package never ships `scripts/`).
+ */
+export function runsFromSource(extensionUri: vscode.Uri, mode: vscode.ExtensionMode): boolean {
+	if (mode !== vscode.ExtensionMode.Production) {
+		return true;
+	}
+	return extensionUri.scheme === 'file' && existsSync(vscode.Uri.joinPath(extensionUri, 'scripts', 'build.mjs').fsPath);
+}
+
 function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -77,11 +77,6 @@ export class Checkpoints implements vscode.Disposable {
 		return (this.byChat.get(owner) ?? []).map((c) => ({ id: c.turnId, files: c.changes.length, ...(c.undone ? { undone: true } : {}) }));
 	}
 
-	/** Every file the turns of chat `owner` changed. */
-	files(owner: string): string[] {
-		return [...new Set((this.byChat.get(owner) ?? []).flatMap((c) => c.changes.map((x) => x.path)))];
-	}
-
 	/** The chat's checkpoints are gone (it closed, or its transcript was drawn again from a replay). */
 	forget(owner: string): void {
 		if (this.byChat.delete(owner)) {

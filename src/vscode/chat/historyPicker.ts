@@ -8,7 +8,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseTime, relativeTime, type HistoryRecord } from '../../common/chat/history';
+import { historyNotes, parseTime, relativeTime, type HistoryRecord } from '../../common/chat/history';
 import type { ListedSession } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
 import type { ReadyAgent } from '../agentManager';
@@ -154,15 +154,11 @@ export class HistoryPicker {
 				});
 			}
 		}
-		const open = new Set(this.controller.tabKeys.map((key) => this.controller.tab(key)?.historyId));
+		// The open tabs by their record: a chat open in a tab is read-only only when that tab is.
+		const open = new Map(this.controller.tabKeys.map((key) => this.controller.tab(key)).flatMap((tab) => (tab ? [[tab.historyId, { readOnly: tab.state === 'read_only' }] as const] : [])));
 		for (const record of this.history.all) {
 			const listedBy = byRecord.get(record.id);
-			const notes = [
-				record.changedFiles.length > 0 ? `${record.changedFiles.length} file${record.changedFiles.length === 1 ? '' : 's'} changed` : undefined,
-				record.continueWith ? undefined : 'read-only',
-				listedBy ? `kept by ${listedBy.name}` : undefined,
-				open.has(record.id) ? 'open' : undefined,
-			].filter(Boolean);
+			const notes = historyNotes(record, { ...(open.has(record.id) ? { open: open.get(record.id)! } : {}), ...(listedBy ? { listedBy: listedBy.name } : {}) });
 			items.push({
 				source: 'record',
 				record,

@@ -7,6 +7,7 @@
 import type { Attachment, Mention } from '../../common/chat/messages';
 import type { Command, SessionInfo } from '../../common/chat/transcript';
 import { h, icon } from './dom';
+import { focusInPage } from './focus';
 
 export interface ComposerHost {
 	send(text: string, attachments: Attachment[]): void;
@@ -140,8 +141,9 @@ export class Composer {
 		this.usage.title = usage ? `${usage.used} of ${usage.size} tokens of context used` : '';
 	}
 
+	/** Puts the keyboard in the input, if the page has it (focus.ts). */
 	focus(): void {
-		this.input.focus();
+		focusInPage(this.input);
 	}
 
 	private submit(): void {
@@ -295,7 +297,7 @@ export class Composer {
 		this.input.setRangeText(text, at - length, at, 'end');
 		this.draft.text = this.input.value;
 		this.hideSuggestions();
-		this.input.focus();
+		this.focus();
 		this.host.changed();
 	}
 
@@ -359,7 +361,7 @@ export class Composer {
 		if (attachment) {
 			this.addAttachment(attachment);
 		}
-		this.input.focus();
+		this.focus();
 	}
 
 	private addAttachment(attachment: Attachment): void {
@@ -390,7 +392,7 @@ export class Composer {
 									this.draft.attachments.splice(index, 1);
 									this.renderChips();
 									this.host.changed();
-									this.input.focus();
+									this.focus();
 								},
 							},
 						},
@@ -414,7 +416,7 @@ export class Composer {
 								on: {
 									click: () => {
 										this.addAttachment(m.attachment);
-										this.input.focus();
+										this.focus();
 									},
 								},
 							},
@@ -431,7 +433,7 @@ export class Composer {
 										this.declined.add(key);
 										this.offered = this.offered.filter((o) => JSON.stringify(o.attachment) !== key);
 										this.renderChips();
-										this.input.focus();
+										this.focus();
 									},
 								},
 							},

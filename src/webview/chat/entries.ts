@@ -2,7 +2,8 @@
  * One transcript entry drawn: messages (markdown), thoughts (collapsible), tool calls (kind icon,
  * title, status, locations, content, diffs, terminals, the permission prompt), plans (a checklist),
  * notices, compactions, how a turn ended, and agent restarts. A view is made once per entry and
- * updated as the entry changes; a message that only grew re-renders its last part only.
+ * updated as the entry changes; a message that only grew re-renders its last part only, and a
+ * message's text can be drawn a frame's budget at a time (see {@link EntryView.render}).
  */
 import type { Block, Entry, MessageEntry, PlanItem, ToolCallEntry } from '../../common/chat/transcript';
 import { renderDiff } from './diffView';
@@ -58,7 +59,8 @@ export class EntryView {
 	readonly element: HTMLElement;
 	private entry: Entry | undefined;
 	private markdown: MarkdownView[] = [];
-	private body: HTMLElement | undefined;
+	/** Whether all of the entry is drawn (a long text may be drawn over several frames). */
+	private drawnWhole = true;
 
 	constructor(
 		readonly id: number,
@@ -71,45 +73,62 @@ export class EntryView {
 		return this.entry !== undefined;
 	}
 
-	/** Draws `entry` (or brings the drawing up to date with it). */
-	render(entry: Entry, streaming: boolean): void {
-		const previous = this.entry;
-		this.entry = entry;
-		if (previous && (entry.kind === 'agent' || entry.kind === 'thought' || entry.kind === 'user') && previous.kind === entry.kind && this.updateMessage(previous as MessageEntry, entry, streaming)) {
-			return;
-		}
-		this.markdown = [];
-		this.element.className = `entry entry-${entry.kind}`;
-		this.element.replaceChildren(this.build(entry, streaming));
+	/** Drawn, and all of it (not waiting for another frame to draw the rest of a long text). */
+	get whole(): boolean {
+		return this.entry !== undefined && this.drawnWhole;
 	}
 
-	/** When only the last text block grew, or streaming ended, updates in place. */
-	private updateMessage(previous: MessageEntry, entry: MessageEntry, streaming: boolean): boolean {
+	/**
+	 * Draws `entry` (or brings the drawing up to date with it). With a `deadline`
+	 * (`performance.now()`), a message's last text stops being drawn once it has passed: returns
+	 * whether all of it is drawn; render again (with the same entry or a newer one) to go on.
+	 */
+	render(entry: Entry, streaming: boolean, deadline = Infinity): boolean {
+		const previous = this.entry;
+		this.entry = entry;
+		if (previous && (entry.kind === 'agent' || entry.kind === 'thought' || entry.kind === 'user') && previous.kind === entry.kind) {
+			const updated = this.updateMessage(previous as MessageEntry, entry, streaming, deadline);
+			if (updated !== undefined) {
+				this.drawnWhole = updated;
+				this.element.classList.toggle('drawing', !updated);
+				return updated;
+			}
+		}
+		this.markdown = [];
+		this.drawnWhole = true;
+		const content = this.build(entry, streaming, deadline);
+		// `drawing`: the rest of a long text is still to come (benchmarks and tests wait for it).
+		this.element.className = `entry entry-${entry.kind}${this.drawnWhole ? '' : ' drawing'}`;
+		this.element.replaceChildren(content);
+		return this.drawnWhole;
+	}
+
+	/** When only the last text block grew, or streaming ended, updates in place (returning whether all is drawn); undefined when it cannot. */
+	private updateMessage(previous: MessageEntry, entry: MessageEntry, streaming: boolean, deadline: number): boolean | undefined {
 		if (previous.blocks.length !== entry.blocks.length || this.markdown.length === 0) {
-			return false;
+			return undefined;
 		}
 		for (let i = 0; i < entry.blocks.length - 1; i++) {
 			if (previous.blocks[i] !== entry.blocks[i] && JSON.stringify(previous.blocks[i]) !== JSON.stringify(entry.blocks[i])) {
-				return false;
+				return undefined;
 			}
 		}
 		const last = entry.blocks[entry.blocks.length - 1];
 		const view = this.markdown[this.markdown.length - 1];
 		if (last?.type !== 'text' || !view || entry.kind === 'user') {
-			return false;
+			return undefined;
 		}
-		view.update(last.text, !streaming);
-		return true;
+		return view.update(last.text, !streaming, deadline);
 	}
 
-	private build(entry: Entry, streaming: boolean): Node {
+	private build(entry: Entry, streaming: boolean, deadline: number): Node {
 		switch (entry.kind) {
 			case 'user':
-				return h('div', { class: 'message user' }, h('div', { class: 'role', attrs: { 'aria-hidden': 'true' } }, icon('account'), 'You'), this.blocks(entry.blocks, false, streaming), entry.truncated ? truncatedNote() : null);
+				return h('div', { class: 'message user' }, h('div', { class: 'role', attrs: { 'aria-hidden': 'true' } }, icon('account'), 'You'), this.blocks(entry.blocks, false, streaming, deadline), entry.truncated ? truncatedNote() : null);
 			case 'agent':
-				return h('div', { class: 'message agent' }, this.blocks(entry.blocks, true, streaming), entry.truncated ? truncatedNote() : null);
+				return h('div', { class: 'message agent' }, this.blocks(entry.blocks, true, streaming, deadline), entry.truncated ? truncatedNote() : null);
 			case 'thought': {
-				const details = h('details', { class: 'thought' }, h('summary', {}, icon('lightbulb'), streaming ? ' Thinking…' : ' Thought'), this.blocks(entry.blocks, true, streaming));
+				const details = h('details', { class: 'thought' }, h('summary', {}, icon('lightbulb'), streaming ? ' Thinking…' : ' Thought'), this.blocks(entry.blocks, true, streaming, deadline));
 				return details;
 			}
 			case 'tool_call':
@@ -129,7 +148,7 @@ export class EntryView {
 					'details',
 					{ class: 'compaction' },
 					h('summary', {}, icon('fold'), ` Context compacted (${entry.status.replace(/_/g, ' ')})`),
-					this.blocks(entry.blocks, true, streaming),
+					this.blocks(entry.blocks, true, streaming, Infinity),
 					entry.error !== undefined ? h('div', { class: 'error-text' }, entry.error) : null,
 				);
 			case 'turn_end': {
@@ -150,14 +169,15 @@ export class EntryView {
 		}
 	}
 
-	private blocks(blocks: readonly Block[], markdown: boolean, streaming: boolean): HTMLElement {
+	/** The blocks; only the last one's text may stop at `deadline` (it is the one a later render goes on with). */
+	private blocks(blocks: readonly Block[], markdown: boolean, streaming: boolean, deadline: number): HTMLElement {
 		const container = h('div', { class: 'blocks' });
 		blocks.forEach((block, index) => {
 			const last = index === blocks.length - 1;
 			if (block.type === 'text') {
 				if (markdown) {
 					const view = new MarkdownView(this.actions);
-					view.update(block.text, !(streaming && last));
+					this.drawnWhole = view.update(block.text, !(streaming && last), last ? deadline : Infinity) && this.drawnWhole;
 					this.markdown.push(view);
 					container.append(view.element);
 				} else {

@@ -1,38 +1,26 @@
 /**
  * The chat page. The host owns the state: the page asks for it when it loads
  * (`chat/getState`), keeps a {@link TranscriptMirror} per tab, and applies the host's patches once
- * per animation frame. Only entries near the screen are drawn in full (the others wait as sized
- * placeholders until they scroll into view), so long transcripts stay fast.
+ * per animation frame. The transcript itself (drawn near the screen first, the rest in idle time)
+ * is transcriptView.ts.
  */
 import { HostNotifications, PageCommands, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
 import { TranscriptMirror, type TranscriptPatch } from '../../common/chat/transcript';
 import { Composer, type Draft } from './composer';
 import { h, icon } from './dom';
-import { EntryView, type EntryActions } from './entries';
+import { type EntryActions } from './entries';
+import { focusInPage, pageHasKeyboard } from './focus';
+import { TabStrip } from './tabStrip';
 import { Host, type HostNotification } from './host';
 import { TerminalViews, type TerminalState } from './terminals';
+import { DRAW_BUDGET_MS, TranscriptView } from './transcriptView';
+import { recordWork } from './work';
 import { changedTurns, drawUndoAsk } from './turnUndo';
 
-/** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen. */
+/** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen, or while the page is idle. */
 const EAGER_ENTRIES = 30;
-/** How long placeholders are drawn for in one frame. */
-const DRAW_BUDGET_MS = 5;
 /** How long after the host asks for the input the page gives it the keyboard back (VS Code's focusing of a view ends within it). */
 const INPUT_FOCUS_GRACE_MS = 1000;
-
-/**
- * The page's own work per frame (patches applied, placeholders drawn), for the benchmarks to tell
- * it apart from time the page waited for the processor (bench-chat reads it).
- */
-const work = { frames: 0, maxMs: 0, totalMs: 0 };
-(globalThis as { __agentLinkChatWork?: typeof work }).__agentLinkChatWork = work;
-
-function recordWork(started: number): void {
-	const ms = performance.now() - started;
-	work.frames++;
-	work.totalMs += ms;
-	work.maxMs = Math.max(work.maxMs, ms);
-}
 
 interface Saved {
 	drafts: Record<string, Draft>;
@@ -47,9 +35,18 @@ class ChatPage {
 	private readonly drafts: Record<string, Draft>;
 	private readonly terminals = new TerminalViews((sessionKey, terminalId) => this.host.send(PageCommands.openTerminal, { sessionKey, terminalId }));
 
-	private readonly tabList = h('div', { class: 'tab-list', attrs: { role: 'tablist', 'aria-label': 'Chats' } });
+	private readonly tabStrip = new TabStrip({
+		select: (key) => this.select(key),
+		close: (key) => this.host.send(PageCommands.closeTab, { sessionKey: key }),
+		focusInput: () => {
+			if (this.composer.element.hidden) {
+				return false;
+			}
+			this.composer.focus();
+			return true;
+		},
+	});
 	private readonly scroller = h('div', { class: 'scroller', attrs: { id: 'transcript-panel', role: 'tabpanel' } });
-	private readonly log = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' } });
 	private readonly banner = h('div', { class: 'banner', attrs: { role: 'status', hidden: true } });
 	private readonly bannerText = h('span', { class: 'banner-text' });
 	/** A read-only chat from history: a new chat that links to it. */
@@ -75,15 +72,9 @@ class ChatPage {
 	private readonly composer: Composer;
 	private readonly empty: HTMLElement;
 
-	/** The views of the shown tab's entries, by id, and which tab they belong to. */
-	private views = new Map<number, EntryView>();
+	/** The shown tab's entries. */
+	private readonly transcript: TranscriptView;
 	private shown: string | undefined;
-	private readonly observer: IntersectionObserver;
-	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
-	private sticky = true;
-	/** Placeholders that neared the screen, to draw. */
-	private readonly toDraw = new Map<number, number>();
-	private drawFrame: number | undefined;
 	/** The entry drawn as still streaming (its code not yet highlighted), drawn again once it is done. */
 	private streamingId: number | undefined;
 
@@ -100,6 +91,11 @@ class ChatPage {
 			undoTurn: (turnId) => this.shown && this.host.send(PageCommands.undoTurn, { sessionKey: this.shown, turnId }),
 		};
 		this.actions = actions;
+		this.transcript = new TranscriptView(this.scroller, actions, (id) => {
+			const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
+			const entry = mirror?.entries[id - (mirror.entries[0]?.id ?? 0)];
+			return mirror && entry ? { entry, streaming: this.streaming(mirror, id) } : undefined;
+		});
 		this.composer = new Composer({
 			send: (text, attachments) => this.shown && this.host.send(PageCommands.sendPrompt, { sessionKey: this.shown, text, attachments }),
 			cancel: () => this.shown && this.host.send(PageCommands.cancel, { sessionKey: this.shown }),
@@ -111,18 +107,12 @@ class ChatPage {
 			changed: () => this.save(),
 		});
 		this.empty = h('div', { class: 'empty' }, h('p', {}, 'No chat open.'), h('button', { class: 'primary', attrs: { type: 'button' }, on: { click: () => this.newChat() } }, icon('add'), ' New Chat'));
-		const newButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat', 'aria-label': 'New chat' }, on: { click: () => this.newChat() } }, icon('add'));
-		const pickButton = h('button', { class: 'icon-button', attrs: { type: 'button', title: 'New chat with another agent…', 'aria-label': 'New chat with another agent' }, on: { click: () => this.host.send(PageCommands.newChat, { pick: true }) } }, icon('hubot'));
-		const historyButton = h('button', { class: 'icon-button history-button', attrs: { type: 'button', title: 'Chat history…', 'aria-label': 'Chat history' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'));
-		this.scroller.append(this.log);
 		this.banner.append(this.bannerText, this.bannerAction);
 		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
-		root.append(h('div', { class: 'tabs-bar' }, this.tabList, h('div', { class: 'tabs-actions' }, this.followButton, newButton, historyButton, pickButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.undoAsk, this.changes, this.composer.element);
+		// New chat, another agent and the history are in the title bar (the view's, or the chat
+		// editor's): VS Code draws them where it draws every view's and editor's actions.
+		root.append(h('div', { class: 'tabs-bar' }, this.tabStrip.element, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.undoAsk, this.changes, this.composer.element);
 		this.followButton.append(icon('eye'));
-		this.tabList.addEventListener('keydown', (e) => this.onTabKey(e));
-		this.observer = new IntersectionObserver((items) => this.onIntersect(items), { root: this.scroller, rootMargin: '1200px 0px' });
-		this.scroller.addEventListener('scroll', () => (this.sticky = this.scroller.scrollTop + this.scroller.clientHeight >= this.scroller.scrollHeight - 40), { passive: true });
-		new ResizeObserver(() => this.followEnd()).observe(this.log);
 		document.addEventListener('keydown', (e) => {
 			if (e.key === 'Escape' && !e.defaultPrevented && this.currentTab()?.sessionKey && this.mirrors.get(this.shown!)?.session.turn === 'running') {
 				this.host.send(PageCommands.cancel, { sessionKey: this.shown! });
@@ -167,10 +157,12 @@ class ChatPage {
 				break;
 			case HostNotifications.focusInput.method:
 				// Asked only if the page has the keyboard, and it has not: the host shows the chat.
-				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !document.hasFocus()) {
+				if ((n.params as { ifFocused?: boolean }).ifFocused === true && !pageHasKeyboard()) {
 					this.host.send(PageCommands.showChat, {});
 					break;
 				}
+				// Without the keyboard the page waits for VS Code to give it (showing the chat focuses
+				// it): taking it here would take it from wherever the user is.
 				this.composer.focus();
 				this.inputWantedUntil = performance.now() + INPUT_FOCUS_GRACE_MS;
 				break;
@@ -281,40 +273,16 @@ class ChatPage {
 	}
 
 	private renderTabs(): void {
-		const tabs = this.state?.tabs ?? [];
-		this.tabList.replaceChildren(
-			...tabs.map((tab) => {
-				const mirror = this.mirrors.get(tab.sessionKey);
-				const title = mirror?.session.title ?? 'New chat';
-				const selected = tab.sessionKey === this.shown;
-				const running = mirror?.session.turn === 'running';
-				const asking = mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending');
-				return h(
-					'div',
-					{ class: `tab${selected ? ' selected' : ''}` },
-					h(
-						'button',
-						{
-							class: 'tab-button',
-							attrs: { role: 'tab', type: 'button', 'aria-selected': selected, 'aria-controls': 'transcript-panel', tabindex: selected ? 0 : -1, title: `${title} — ${tab.agentName}`, 'data-key': tab.sessionKey },
-							on: { click: () => this.select(tab.sessionKey) },
-						},
-						asking
-							? icon('shield', 'tab-state')
-							: running
-								? icon('loading', 'tab-state codicon-modifier-spin')
-								: tab.state === 'failed' || tab.state === 'ended'
-									? icon('debug-disconnect', 'tab-state')
-									: tab.state === 'read_only'
-										? icon('lock', 'tab-state')
-										: null,
-						h('span', { class: 'tab-title' }, title),
-						h('span', { class: 'visually-hidden tab-agent' }, `, ${tab.agentName}`),
-					),
-					h('button', { class: 'icon-button small tab-close', attrs: { type: 'button', 'aria-label': `Close ${title}`, title: 'Close chat', tabindex: selected ? 0 : -1 }, on: { click: () => this.host.send(PageCommands.closeTab, { sessionKey: tab.sessionKey }) } }, icon('close')),
-				);
-			}),
-		);
+		const views = (this.state?.tabs ?? []).map((tab) => {
+			const mirror = this.mirrors.get(tab.sessionKey);
+			return {
+				tab,
+				title: mirror?.session.title ?? 'New chat',
+				running: mirror?.session.turn === 'running',
+				asking: mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending') === true,
+			};
+		});
+		this.tabStrip.render(views, this.shown);
 	}
 
 	private newChat(): void {
@@ -328,30 +296,6 @@ class ChatPage {
 		this.renderChrome();
 	}
 
-	private onTabKey(event: KeyboardEvent): void {
-		const tabs = this.state?.tabs ?? [];
-		const index = tabs.findIndex((t) => t.sessionKey === this.shown);
-		let next: number | undefined;
-		if (event.key === 'ArrowRight') {
-			next = (index + 1) % tabs.length;
-		} else if (event.key === 'ArrowLeft') {
-			next = (index - 1 + tabs.length) % tabs.length;
-		} else if (event.key === 'Home') {
-			next = 0;
-		} else if (event.key === 'End') {
-			next = tabs.length - 1;
-		} else if (event.key === 'Delete' && this.shown) {
-			this.host.send(PageCommands.closeTab, { sessionKey: this.shown });
-			return;
-		}
-		const target = next !== undefined ? tabs[next] : undefined;
-		if (target) {
-			event.preventDefault();
-			this.select(target.sessionKey);
-			this.tabList.querySelector<HTMLElement>(`[data-key="${CSS.escape(target.sessionKey)}"]`)?.focus();
-		}
-	}
-
 	// --- The transcript ---
 
 	private showTab(key: string | undefined): void {
@@ -359,10 +303,7 @@ class ChatPage {
 			this.save();
 		}
 		this.shown = key;
-		this.observer.disconnect();
-		this.toDraw.clear();
-		this.views = new Map();
-		this.log.replaceChildren();
+		this.transcript.clear();
 		const mirror = key !== undefined ? this.mirrors.get(key) : undefined;
 		if (key !== undefined) {
 			// A tab the host seeded (a chat going on from a read-only one) starts with its link in the input.
@@ -374,27 +315,11 @@ class ChatPage {
 		}
 		if (mirror) {
 			const entries = mirror.entries;
-			entries.forEach((entry, index) => {
-				const view = new EntryView(entry.id, this.actions);
-				this.views.set(entry.id, view);
-				this.log.append(view.element);
-				if (index >= entries.length - EAGER_ENTRIES) {
-					view.render(entry, this.streaming(mirror, entry.id));
-				} else {
-					this.observer.observe(view.element);
-				}
-			});
+			entries.forEach((entry, index) => this.transcript.add(entry.id, index >= entries.length - EAGER_ENTRIES ? { entry, streaming: this.streaming(mirror, entry.id) } : undefined));
 			const last = entries[entries.length - 1];
 			this.streamingId = last && this.streaming(mirror, last.id) ? last.id : undefined;
 		}
-		this.sticky = true;
-		this.followEnd();
-	}
-
-	private followEnd(): void {
-		if (this.sticky) {
-			this.scroller.scrollTop = this.scroller.scrollHeight;
-		}
+		this.transcript.stick();
 	}
 
 	/** Draws the given entries of the shown tab (new ones appended, removed ones dropped). */
@@ -404,13 +329,10 @@ class ChatPage {
 			return;
 		}
 		const first = mirror.entries[0]?.id ?? Infinity;
-		for (const [id, view] of this.views) {
-			if (id < first) {
-				view.element.remove();
-				this.views.delete(id);
-			}
-		}
+		this.transcript.dropBefore(first);
 		const sorted = ids.sort((a, b) => a - b);
+		// A long text that came at once (a burst of chunks) is drawn a frame's budget at a time.
+		const deadline = performance.now() + DRAW_BUDGET_MS;
 		// A burst of new entries (a replayed conversation) draws its last ones now, the rest as they near the screen.
 		const eagerFrom = sorted.length > EAGER_ENTRIES ? sorted[sorted.length - EAGER_ENTRIES]! : -Infinity;
 		for (const id of sorted) {
@@ -418,25 +340,24 @@ class ChatPage {
 			if (!entry) {
 				continue;
 			}
-			let view = this.views.get(id);
+			let view = this.transcript.get(id);
 			if (!view) {
-				view = new EntryView(id, this.actions);
-				this.views.set(id, view);
-				this.log.append(view.element);
+				view = this.transcript.add(id);
 				if (id < eagerFrom) {
-					this.observer.observe(view.element);
 					continue;
 				}
 			} else if (!view.rendered) {
 				continue; // a placeholder: drawn from the mirror when it nears the screen
 			}
 			const wasAsking = view.element.querySelector('.permission.pending') !== null;
-			view.render(entry, this.streaming(mirror, id));
+			this.transcript.render(id, entry, this.streaming(mirror, id), deadline);
 			const pending = entry.kind === 'tool_call' && entry.permission?.state === 'pending';
 			// A new permission prompt takes the focus when the user is not typing; its buttons ignore
 			// input for half a second, so a stray Enter cannot approve.
+			// Only while the page has the keyboard (focus.ts): an answer, or the turn ending, after the
+			// user moved to the command palette or an editor leaves the keyboard there.
 			if (pending && !wasAsking && document.activeElement === this.composer.input && this.composer.input.value === '') {
-				view.element.querySelector<HTMLElement>('.permission-option')?.focus();
+				focusInPage(view.element.querySelector<HTMLElement>('.permission-option'));
 			} else if (!pending && wasAsking && view.element.contains(document.activeElement) === false && document.activeElement === document.body) {
 				this.composer.focus();
 			}
@@ -445,64 +366,17 @@ class ChatPage {
 		const streamingNow = last && this.streaming(mirror, last.id) ? last.id : undefined;
 		if (this.streamingId !== undefined && this.streamingId !== streamingNow) {
 			const done = mirror.entries[this.streamingId - first];
-			const view = this.views.get(this.streamingId);
+			const view = this.transcript.get(this.streamingId);
 			if (done && view?.rendered) {
-				view.render(done, false);
+				this.transcript.render(this.streamingId, done, false, deadline);
 			}
 		}
 		this.streamingId = streamingNow;
-		this.followEnd();
 	}
 
 	/** Whether an entry may still grow: the last one while a turn runs. */
 	private streaming(mirror: TranscriptMirror, id: number): boolean {
 		return mirror.session.turn === 'running' && mirror.entries[mirror.entries.length - 1]?.id === id;
-	}
-
-	private onIntersect(items: IntersectionObserverEntry[]): void {
-		for (const item of items) {
-			if (item.isIntersecting) {
-				this.observer.unobserve(item.target);
-				// How far from the screen, as the observer measured it (reading layout here would force it).
-				const rect = item.boundingClientRect;
-				const root = item.rootBounds;
-				const distance = !root ? 0 : rect.bottom < root.top ? root.top - rect.bottom : rect.top > root.bottom ? rect.top - root.bottom : 0;
-				this.toDraw.set(Number((item.target as HTMLElement).dataset.id), distance);
-			}
-		}
-		this.drawSoon();
-	}
-
-	private drawSoon(): void {
-		if (this.toDraw.size > 0) {
-			this.drawFrame ??= requestAnimationFrame(() => this.drawQueued());
-		}
-	}
-
-	/** Draws placeholders that neared the screen, nearest first, for at most {@link DRAW_BUDGET_MS} a frame; the rest wait for the next. */
-	private drawQueued(): void {
-		this.drawFrame = undefined;
-		const started = performance.now();
-		const mirror = this.shown !== undefined ? this.mirrors.get(this.shown) : undefined;
-		if (!mirror) {
-			this.toDraw.clear();
-			return;
-		}
-		const first = mirror.entries[0]?.id ?? 0;
-		const order = [...this.toDraw].sort((a, b) => a[1] - b[1]);
-		for (const [id] of order) {
-			if (performance.now() - started > DRAW_BUDGET_MS) {
-				break;
-			}
-			this.toDraw.delete(id);
-			const view = this.views.get(id);
-			const entry = mirror.entries[id - first];
-			if (view && entry && !view.rendered) {
-				view.render(entry, false);
-			}
-		}
-		recordWork(started);
-		this.drawSoon();
 	}
 
 	private renderChrome(): void {
@@ -624,7 +498,7 @@ class ChatPage {
 		}
 		draw();
 		if (hadFocus || focus.always) {
-			section.querySelector<HTMLElement>(focus.focus)?.focus();
+			focusInPage(section.querySelector<HTMLElement>(focus.focus));
 		}
 	}
 

@@ -6,7 +6,8 @@
  * highlight.js, loaded the first time a code block needs it.
  *
  * Streaming: {@link MarkdownView} splits the text at blank lines outside code fences and keeps the
- * rendered nodes of every finished part, so a chunk costs the render of the last part only.
+ * rendered nodes of every finished part, so a chunk costs the render of the last part only; when
+ * many parts came at once, it draws them a frame's budget at a time.
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
@@ -131,24 +132,33 @@ export class MarkdownView {
 
 	constructor(private readonly actions: CodeActions) {}
 
-	update(text: string, complete: boolean): void {
+	/**
+	 * Shows `text`; `complete`: it will not grow. With a `deadline` (`performance.now()`), stops
+	 * drawing parts once it has passed (at least one is drawn), showing the text up to there; returns
+	 * whether all of `text` is shown. The next update goes on from there.
+	 */
+	update(text: string, complete: boolean, deadline = Infinity): boolean {
 		const sources = splitParts(text);
 		let keep = 0;
 		while (keep < this.parts.length && keep < sources.length - 1 && this.parts[keep]!.source === sources[keep]) {
 			keep++;
 		}
 		if (keep === this.parts.length && keep === sources.length && !complete) {
-			return;
+			return true;
 		}
 		for (const part of this.parts.splice(keep)) {
 			part.nodes.forEach((n) => n.parentNode?.removeChild(n));
 		}
 		for (let i = keep; i < sources.length; i++) {
+			if (i > keep && performance.now() >= deadline) {
+				return false;
+			}
 			const last = i === sources.length - 1;
 			const fragment = renderMarkdown(sources[i]!, this.actions, complete || !last);
 			const nodes = [...fragment.childNodes];
 			this.element.append(fragment);
 			this.parts.push({ source: sources[i]!, nodes });
 		}
+		return true;
 	}
 }

@@ -4,8 +4,8 @@
 // test/vscode/suite/browser.ts calls it. Only a fixed set of operations, one JSON object per POST:
 //   {keys: ['Tab', 'Escape', ...]}          page.keyboard.press, one after the other
 //   {type: 'text', delayMs?}                page.keyboard.type
-//   {count: selector, text?: true, visible?: true}  how many elements match (and their text); only
-//                                           the visible ones with `visible`
+//   {count: selector, text?: true, visible?: true}  how many elements match (and their text; a form
+//                                           control's value); only the visible ones with `visible`
 //   {pseudoTexts: selector}                 the text CSS puts before and after the visible matches
 //                                           (`::before`/`::after` content, as an editor decoration's
 //                                           contentText is drawn), in document order
@@ -37,6 +37,9 @@
 //   {webviewEval: 'frames'|'longTasks'|'scroll', …}  benchmark probes inside those pages (see below)
 //   {profile: 'start'}, {profile: 'stop', path}  a CPU profile of the workbench page (Chrome DevTools
 //                                           protocol), written to `path` (a .cpuprofile) on stop
+//   {trace: 'start'}, {trace: 'stop', path} a performance trace of the page and its frames (frames,
+//                                           tasks, layout, paint, scripts, samples), written to `path`
+//                                           (a .json the browser's Performance panel opens) on stop
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
 import * as fs from 'node:fs';
@@ -61,6 +64,7 @@ export async function startBridge(getPage) {
   });
 
   let profiler;
+  let tracer;
   /** @param {string} body */
   async function handle(body) {
     const page = getPage();
@@ -106,7 +110,8 @@ export async function startBridge(getPage) {
     if (typeof request.count === 'string') {
       const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);
       const count = await locator.count();
-      return { count, ...(request.text ? { texts: await locator.allTextContents() } : {}) };
+      const texts = request.text ? await locator.evaluateAll((elements) => elements.map((e) => (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement ? e.value : (e.textContent ?? '')))) : undefined;
+      return { count, ...(texts ? { texts } : {}) };
     }
     if (typeof request.pseudoTexts === 'string') {
       const texts = await page.evaluate((selector) => {
@@ -237,6 +242,37 @@ export async function startBridge(getPage) {
       profiler = undefined;
       return {};
     }
+    if (request.trace === 'start') {
+      // A performance trace (what the browser's Performance panel records) of the workbench page and
+      // the frames in its process, the chat page's included.
+      tracer = await page.context().newCDPSession(page);
+      await tracer.send('Tracing.start', {
+        transferMode: 'ReturnAsStream',
+        traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'v8.execute', 'blink.user_timing', 'v8', 'disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.gc'] },
+      });
+      return {};
+    }
+    if (request.trace === 'stop' && tracer) {
+      if (typeof request.path !== 'string' || !path.isAbsolute(request.path)) throw new Error('trace stop needs an absolute path');
+      const session = tracer;
+      tracer = undefined;
+      const complete = new Promise((resolve) => session.once('Tracing.tracingComplete', resolve));
+      await session.send('Tracing.end');
+      const { stream } = await complete;
+      const out = fs.openSync(request.path, 'w');
+      try {
+        for (;;) {
+          const chunk = await session.send('IO.read', { handle: stream, size: 1 << 20 });
+          fs.writeSync(out, chunk.base64Encoded ? Buffer.from(chunk.data, 'base64') : chunk.data);
+          if (chunk.eof) break;
+        }
+      } finally {
+        fs.closeSync(out);
+        await session.send('IO.close', { handle: stream });
+        await session.detach();
+      }
+      return {};
+    }
     if (request.focus === true) {
       const frames = [];
       for (const frame of page.frames()) {
@@ -278,9 +314,11 @@ export async function startBridge(getPage) {
   /**
    * Benchmark probes inside the chat page, each a fixed measurement (no code from the caller):
    *   frames start / frames stop         records requestAnimationFrame gaps and long tasks until stopped;
-   *                                      stop returns { frames, maxGapMs, over50, longTasks, maxLongTaskMs }
-   *   scroll {steps, stepPx}             scrolls the transcript from the top by steps, one per frame,
-   *                                      returns the gaps between frames while doing so
+   *                                      stop returns { frames, maxGapMs, p95GapMs, over50, longTasks, maxLongTaskMs }
+   *   scroll {steps, stepPx, untilEnd}   scrolls the transcript from the top by steps, one per frame
+   *                                      (with untilEnd: 1, stopping at the end), returns the gaps
+   *                                      between frames while doing so, and the
+   *                                      entries drawn in full before (at the top) and after
    */
   async function probe(frame, request) {
     switch (request.webviewEval) {
@@ -305,26 +343,30 @@ export async function startBridge(getPage) {
           state.observer?.disconnect();
           const gaps = state.gaps.slice(1);
           const work = window.__agentLinkChatWork;
-          return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), over50: gaps.filter((g) => g > 50).length, longTasks: state.longTasks.length, maxLongTaskMs: Math.max(0, ...state.longTasks), pageWork: work ? { ...work } : undefined };
+          const p95 = gaps.length > 0 ? [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.95)] : 0;
+          return { frames: gaps.length, maxGapMs: Math.max(0, ...gaps), p95GapMs: p95, over50: gaps.filter((g) => g > 50).length, longTasks: state.longTasks.length, maxLongTaskMs: Math.max(0, ...state.longTasks), pageWork: work ? { ...work } : undefined };
         });
       case 'scroll':
-        return frame.evaluate(async ({ steps, stepPx }) => {
+        return frame.evaluate(async ({ steps, stepPx, untilEnd }) => {
           const scroller = document.querySelector('.scroller');
           const work = window.__agentLinkChatWork;
           if (work) Object.assign(work, { frames: 0, maxMs: 0, totalMs: 0 });
           scroller.scrollTop = 0;
           await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          const drawnBefore = document.querySelectorAll('.entry:not(.placeholder):not(.drawing)').length;
           const gaps = [];
           let last = performance.now();
           for (let i = 0; i < steps; i++) {
+            if (untilEnd && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
             scroller.scrollTop += stepPx;
             await new Promise((r) => requestAnimationFrame(r));
             const now = performance.now();
             gaps.push(now - last);
             last = now;
           }
-          return { frames: gaps.length, maxGapMs: Math.max(...gaps), over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, rendered: document.querySelectorAll('.entry:not(.placeholder)').length, entries: document.querySelectorAll('.entry').length };
-        }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400 });
+          const p95 = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length * 0.95)];
+          return { frames: gaps.length, maxGapMs: Math.max(...gaps), p95GapMs: p95, over50: gaps.filter((g) => g > 50).length, pageWork: work ? { ...work } : undefined, scrollHeight: scroller.scrollHeight, drawnBefore, rendered: document.querySelectorAll('.entry:not(.placeholder):not(.drawing)').length, entries: document.querySelectorAll('.entry').length };
+        }, { steps: request.steps ?? 200, stepPx: request.stepPx ?? 400, untilEnd: request.untilEnd === 1 });
       default:
         throw new Error(`unknown probe ${request.webviewEval}`);
     }

@@ -120,9 +120,14 @@ export function workbenchUrl(port, workspace, payload) {
  * Used by runTests and by scripts/start.mjs.
  * @param {{ target: 'min' | 'latest', dataDir: string, port?: number, workspaceTrust?: boolean,
  *   userSettings?: Record<string, unknown>, keepExistingSettings?: boolean, env?: Record<string, string>,
- *   echo?: boolean, tmpDir?: string }} options
+ *   echo?: boolean, tmpDir?: string, smokeTestDriver?: boolean }} options
  *   dataDir receives user-data/, extensions/, server-data/ and xdg-config/, xdg-data/.
  *   keepExistingSettings: write settings.json only if absent (default: overwrite on each start).
+ *   smokeTestDriver: start the server with --enable-smoke-test-driver (default true). The tests need it:
+ *   without it VS Code 1.139 ignores the workbench URL's payload (extensionDevelopmentPath and
+ *   extensionTestsPath). It also changes what a person sees: 1.139 shows no notification toasts
+ *   with it (only the notification center has them) and refuses modal dialogs, so scripts/start.mjs
+ *   starts without it and installs the extension into the extensions folder instead.
  */
 export async function startServer(options) {
   // A port found free may be taken before the server binds it (the other target's server, an
@@ -176,7 +181,7 @@ async function startServerOnce(options, port) {
     '--accept-server-license-terms',
     // VS Code >= 1.1xx ignores the extensionTestsPath payload without it; code-server's CLI rejects it,
     // hence server-main.js directly for both targets.
-    '--enable-smoke-test-driver',
+    ...(options.smokeTestDriver === false ? [] : ['--enable-smoke-test-driver']),
     '--user-data-dir', dirs.userData,
     '--extensions-dir', dirs.extensions,
     '--server-data-dir', dirs.serverData,

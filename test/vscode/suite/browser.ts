@@ -27,7 +27,7 @@ export async function type(text: string, delayMs = 30): Promise<void> {
 	await call({ type: text, delayMs });
 }
 
-/** How many elements match a CSS selector in the page, with their text (only the visible ones with `visible`). */
+/** How many elements match a CSS selector in the page, with their text (a form control's value; only the visible ones with `visible`). */
 export async function query(selector: string, options: { visible?: boolean } = {}): Promise<{ count: number; texts: string[] }> {
 	const result = await call<{ count: number; texts?: string[] }>({ count: selector, text: true, ...(options.visible ? { visible: true } : {}) });
 	return { count: result.count, texts: result.texts ?? [] };
@@ -55,6 +55,11 @@ export async function appearsAt(selector: string, text?: string, timeoutMs = 10_
 /** Starts a CPU profile of the workbench page, or stops it and writes it to `file` (a .cpuprofile). */
 export async function profile(op: 'start' | 'stop', file?: string): Promise<void> {
 	await call({ profile: op, path: file });
+}
+
+/** Starts a performance trace of the workbench page and its frames, or stops it and writes it to `file` (a .json). */
+export async function trace(op: 'start' | 'stop', file?: string): Promise<void> {
+	await call({ trace: op, path: file });
 }
 
 /** Clicks the first element matching `selector` (and holding `text`, if given), as a person does with the mouse. */

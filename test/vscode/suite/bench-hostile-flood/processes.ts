@@ -56,6 +56,9 @@ function roleOf(proc: Proc): string {
 	if (proc.cmdline.includes('hostile-flood-agent')) {
 		return 'agent';
 	}
+	if (proc.cmdline.includes('nes-scripted-agent')) {
+		return 'peer agent';
+	}
 	if (/chrom/i.test(proc.cmdline)) {
 		return `browser ${type ?? 'main'}`;
 	}

@@ -117,7 +117,10 @@ describe(`chat history (phase ${phase})`, function () {
 			assert.equal(plainRecord.agentName, 'History Plain');
 			assert.equal(plainRecord.cwd, folder());
 			assert.equal(plainRecord.continueWith, undefined, 'History Plain can neither load nor resume');
-			assert.deepEqual(plainRecord.changedFiles, [path.join(folder(), 'notes.md')]);
+			assert.deepEqual(plainRecord.changedFiles, [path.join(folder(), 'notes.md')], 'the file it wrote, not the one it only showed a diff of');
+			// Open and usable, History Plain's chat is not read-only although its agent can neither resume nor load it.
+			const detail = (id: string) => a.historyPicker.items().find((i) => i.source === 'record' && i.record.id === id)?.detail ?? '';
+			assert.match(detail(made.plain.historyId), /· 1 file changed · open$/);
 			assert.equal(records.find((r) => r.title === 'Plan the release')?.continueWith, 'load');
 			assert.equal(records.find((r) => r.title === 'Remember the number 42')?.continueWith, 'resume');
 			const stored = await a.chatHistory.readTranscript(plainRecord.id);

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { press, query, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
+import { QUICK_ROWS, press, query, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewClick, webviewQuery } from '../browser';
 import { chatHooks } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
 
@@ -128,6 +128,13 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		await a.chatController.flushHistory();
 		const record = a.chatHistory.get(a.chatController.tab(key)!.historyId);
 		assert.deepEqual(record?.changedFiles, [greet]);
+		// And the history picker says so, as a person sees it.
+		await runFromPalette('Agent Link: Chat History…', 'Agent Link: Chat History');
+		await waitFor(async () => (await query(QUICK_ROWS)).texts.some((t) => t.includes('make the greeting friendlier')), 'the chat listed');
+		const row = (await query(QUICK_ROWS)).texts.find((t) => t.includes('make the greeting friendlier')) ?? '';
+		assert.ok(row.includes('1 file changed'), row);
+		await press('Escape');
+		await waitFor(async () => (await query('.quick-input-widget', { visible: true })).count === 0, 'the picker closed');
 	});
 
 	it('a shell command’s changes: rewritten, created and deleted files listed; Undo this turn puts them back after one confirmation, leaving alone (and naming) a file the user changed since', async () => {
@@ -142,6 +149,8 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		await waitFor(async () => (await names()).join() === 'legacy.js,notes.md,routes.js,util.js', 'the four files listed');
 		assert.equal((await webviewQuery('.changed-file .codicon-trash')).count, 1, 'one deleted');
 		assert.equal((await webviewQuery('.changed-file .codicon-new-file')).count, 1, 'one created');
+		await chatApi().chatController.flushHistory();
+		assert.deepEqual([...(chatApi().chatHistory.get(chatApi().chatController.tab(key)!.historyId)?.changedFiles ?? [])].sort(), [legacy, notes, routes, util].sort(), 'the history counts all four');
 
 		// The user changes notes.md after the turn, and saves it.
 		const editor = await vscode.window.showTextDocument(vscode.Uri.file(notes));

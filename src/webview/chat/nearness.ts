@@ -1,0 +1,80 @@
+/**
+ * How near the screen the parts of a long transcript are, from what the page knows without asking
+ * the browser to lay anything out: a group of entries' box (as an IntersectionObserver reports it)
+ * and the groups' order. The chat page draws the nearest first. Pure, for plain Node tests.
+ */
+
+/**
+ * How far (in pixels) each of a group's `count` entries probably is from the screen
+ * (`viewTop`..`viewBottom`), the group spanning `top`..`bottom`: the entries are taken as evenly
+ * spread over the group, and one on the screen is 0 away.
+ */
+export function entryDistances(top: number, bottom: number, count: number, viewTop: number, viewBottom: number): number[] {
+	const pitch = count > 0 ? (bottom - top) / count : 0;
+	const out: number[] = [];
+	for (let i = 0; i < count; i++) {
+		const from = top + i * pitch;
+		const to = from + pitch;
+		out.push(to < viewTop ? viewTop - to : from > viewBottom ? from - viewBottom : 0);
+	}
+	return out;
+}
+
+/** The indexes of `length` items ordered from `center` outwards: center, the one after, the one before, … */
+export function outward(length: number, center: number): number[] {
+	const out: number[] = [];
+	const start = Math.min(Math.max(Math.round(center), 0), length - 1);
+	for (let step = 0; out.length < length; step++) {
+		if (start + step < length) {
+			out.push(start + step);
+		}
+		if (step > 0 && start - step >= 0) {
+			out.push(start - step);
+		}
+	}
+	return out;
+}
+
+/**
+ * The likely height of entries not yet drawn: the mean pitch (height plus the gap after it) of
+ * the entries measured so far, by group; a group measured again replaces its earlier figure.
+ */
+export class HeightEstimate {
+	private readonly measured = new Map<number, { entries: number; height: number }>();
+	private entries = 0;
+	private height = 0;
+
+	/** @param fallback the height of an entry while none has been measured; @param gap the space between entries */
+	constructor(
+		private readonly fallback: number,
+		private readonly gap: number,
+	) {}
+
+	/** Group `key` holds `entries` drawn entries and is `height` pixels tall. */
+	measure(key: number, entries: number, height: number): void {
+		this.forget(key);
+		if (entries > 0 && height > 0) {
+			this.measured.set(key, { entries, height });
+			this.entries += entries;
+			this.height += height + this.gap;
+		}
+	}
+
+	forget(key: number): void {
+		const old = this.measured.get(key);
+		if (old) {
+			this.measured.delete(key);
+			this.entries -= old.entries;
+			this.height -= old.height + this.gap;
+		}
+	}
+
+	/** The likely height of a group of `entries` entries. */
+	estimate(entries: number): number {
+		if (entries <= 0) {
+			return 0;
+		}
+		const pitch = this.entries > 0 ? this.height / this.entries : this.fallback + this.gap;
+		return Math.max(0, Math.round(pitch * entries - this.gap));
+	}
+}

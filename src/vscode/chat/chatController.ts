@@ -110,8 +110,8 @@ class ChatTab {
 	/** What the input starts with (a new chat going on from a read-only one). */
 	seed: Tab['seed'];
 	saveTimer: ReturnType<typeof setTimeout> | undefined;
-	/** The transcript, at its revision, last written to the history: not written again unchanged. */
-	saved: { readonly transcript: Transcript; readonly revision: number } | undefined;
+	/** The transcript, at its revision, and how many changed files, last written to the history: not written again unchanged. */
+	saved: { readonly transcript: Transcript; readonly revision: number; readonly files: number } | undefined;
 
 	constructor(
 		readonly key: string,
@@ -678,7 +678,7 @@ export class ChatController implements vscode.Disposable {
 		const snapshot = await this.history.readTranscript(record.id);
 		if (snapshot) {
 			tab.transcript = Transcript.restore(snapshot);
-			tab.saved = { transcript: tab.transcript, revision: tab.transcript.revision };
+			tab.saved = { transcript: tab.transcript, revision: tab.transcript.revision, files: tab.changedFiles.size };
 		}
 		if (record.sessionId !== undefined && record.continueWith) {
 			tab.state = 'stored';
@@ -797,10 +797,10 @@ export class ChatController implements vscode.Disposable {
 			tab.saveTimer = undefined;
 		}
 		const transcript = tab.transcript;
-		if (transcript.size === 0 || (tab.saved?.transcript === transcript && tab.saved.revision === transcript.revision)) {
+		if (transcript.size === 0 || (tab.saved?.transcript === transcript && tab.saved.revision === transcript.revision && tab.saved.files === tab.changedFiles.size)) {
 			return;
 		}
-		tab.saved = { transcript, revision: transcript.revision };
+		tab.saved = { transcript, revision: transcript.revision, files: tab.changedFiles.size };
 		const snapshot = transcript.snapshot();
 		const sessionId = tab.session?.sessionId ?? tab.stored?.sessionId;
 		const continueWith = tab.session ? sessionAbilities(tab.session.agent).continueWith : tab.stored?.continueWith;

@@ -122,9 +122,12 @@ class ChatPage {
 		// The input takes the keyboard the first time the page gets it, and when the page gets it
 		// back with nothing focused soon after the host asked for the input: VS Code, focusing the
 		// view, may take the keyboard out of the page and give it back a moment later.
+		// Undo this turn's question, drawn before the page had it (asked from the palette), takes it.
 		window.addEventListener('focus', () => {
 			const nothingFocused = document.activeElement === null || document.activeElement === document.body;
-			if (this.firstFocus || (nothingFocused && performance.now() < this.inputWantedUntil)) {
+			if (nothingFocused && !this.undoAsk.hidden) {
+				this.undoAsk.querySelector<HTMLElement>('button.primary')?.focus();
+			} else if (this.firstFocus || (nothingFocused && performance.now() < this.inputWantedUntil)) {
 				this.composer.focus();
 			}
 			this.firstFocus = false;

@@ -103,7 +103,8 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		// The diff's file name in the tool call opens the review (it opened a plain editor).
 		await webviewClick('.diff-review');
 		await waitUntil(() => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff, 15_000, 'the diff editor');
-		await waitUntil(() => vscode.window.activeTextEditor?.document.uri.fsPath === greet, 10_000, 'the file’s side of the diff focused');
+		// The keyboard in the file's side of the diff, as the browser shows it (the extension host may hear of it only at the next key).
+		await waitFor(async () => (await query('.monaco-diff-editor .editor.modified .monaco-editor.focused')).count === 1, 'the file’s side of the diff focused', 10_000);
 		await waitFor(async () => (await query('.editor-actions .action-label[aria-label*="Keep Agent Change at Cursor"]', { visible: true })).count === 1, 'Keep and Undo in the title bar', 20_000);
 
 		// Keep the first block, undo the second: Alt+F5 goes to the next change.
@@ -158,7 +159,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		await press('Control+End');
 		await type('- and a line of mine\n', 10);
 		await press('Control+s');
-		await waitUntil(() => disk(notes)?.includes('a line of mine') === true, 10_000, 'the user’s save');
+		await waitUntil(() => disk(notes)?.includes('a line of mine') === true && !editor.document.isDirty, 10_000, 'the user’s save (on disk, and the editor told)');
 
 		await vscode.commands.executeCommand('agentLink.chat.focus');
 		await waitFor(async () => (await webviewQuery('.turn-undo')).texts.some((t) => t.includes('Undo this turn (4 files)')), 'Undo this turn on the turn’s end');

@@ -226,6 +226,7 @@ describe('the agent writes files through the editor (fs/write_text_file)', funct
 		assert.deepEqual((await write(outside, 'again\n', other)).result, {});
 		assert.equal(fs.readFileSync(outside, 'utf8'), 'again\n');
 		fs.writeFileSync(outside, 'again\nfrom its own tool\n');
+		assert.deepEqual((await write(outside, 'again\nfrom its own tool\n', other)).result, {}, 'the same text its own tool wrote a moment before');
 		assert.deepEqual((await write(outside, 'again\nfrom its own tool\nand through the editor\n', other)).result, {});
 		assert.equal(fs.readFileSync(outside, 'utf8'), 'again\nfrom its own tool\nand through the editor\n');
 		assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.fsPath === outside)?.isDirty ?? false, false);

@@ -20,6 +20,9 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { runsFromSource } from './chat/chatPage';
 import { FileAccessFeature } from './chat/fileAccess';
 import { AgentChanges } from './chat/review';
+import { Checkpoints } from './chat/checkpoints';
+import { FileSnapshots } from './chat/fileSnapshots';
+import { TurnChanges } from './chat/turnChanges';
 import { ChatTerminals } from './chat/terminals';
 import { EditorStateFeature } from './editorState';
 import { ExtensionLog } from './log';
@@ -57,6 +60,9 @@ export interface AgentLinkApi {
 	readonly chatController: ChatController;
 	/** The agents' file changes awaiting review. */
 	readonly agentChanges: AgentChanges;
+	/** What each chat turn changed in the workspace, whoever wrote it, and the checkpoints Undo this turn goes back to. */
+	readonly turnChanges: TurnChanges;
+	readonly checkpoints: Checkpoints;
 	/** Chats kept in the workspace's storage. */
 	readonly chatHistory: ChatHistory;
 	/** **Chat History…**. */
@@ -146,7 +152,10 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const fileAccess = new FileAccessFeature(log);
 	agentPool.registerFeature(fileAccess);
 	const agentChanges = new AgentChanges(log);
-	context.subscriptions.push(fileAccess, agentChanges);
+	// What a turn changes on disk, with the agent's own tools or a shell command, and a checkpoint per turn.
+	const turnChanges = new TurnChanges(new FileSnapshots(), agentChanges, log);
+	const checkpoints = new Checkpoints(agentChanges, log);
+	context.subscriptions.push(fileAccess, agentChanges, turnChanges, checkpoints);
 	// Sign-in methods run in a terminal (auth.terminal).
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
 	// Agent Link's own MCP server of editor tools, offered in every chat session; loaded on first use.
@@ -162,7 +171,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	// Running from its source (a development host, tests), the chat view tells how to build a page that is missing.
 	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, runsFromSource(context.extensionUri, context.extensionMode));
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges }, openctx);
+	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges, turns: turnChanges, checkpoints }, openctx);
 	chatControllerRef = chatController;
 	// The history picker is loaded from dist/history-picker.js the first time it is shown.
 	let picker: HistoryPicker | undefined;
@@ -197,6 +206,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 		terminals,
 		chatController,
 		agentChanges,
+		turnChanges,
+		checkpoints,
 		chatHistory,
 		get historyPicker() {
 			return historyPicker();
@@ -214,7 +225,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	};
 }
 
-/** **New Chat**, **New Chat with Another Agent…**, **Focus Chat**, **Open Chat in Editor**, **Chat History…**. */
+/** **New Chat**, **New Chat with Another Agent…**, **Focus Chat**, **Undo Last Turn**, **Open Chat in Editor**, **Chat History…**. */
 function registerChatCommands(controller: ChatController, view: ChatViewProvider, historyPicker: () => HistoryPicker, log: ExtensionLog): vscode.Disposable[] {
 	// The questions (agent, folder) come first and the chat after: a chat shown meanwhile takes
 	// the focus, which closes the question.
@@ -237,6 +248,14 @@ function registerChatCommands(controller: ChatController, view: ChatViewProvider
 		vscode.commands.registerCommand('agentLink.chat.new', (agentName?: unknown) => newChat(typeof agentName === 'string' ? { agentName } : {})),
 		vscode.commands.registerCommand('agentLink.chat.newWithAgent', () => newChat({ pick: true })),
 		vscode.commands.registerCommand('agentLink.chat.focus', () => controller.showTab(controller.selectedKey)),
+		vscode.commands.registerCommand('agentLink.chat.undoLastTurn', async () => {
+			try {
+				await controller.undoLastTurn();
+			} catch (error) {
+				log.error(`Undo Last Turn: ${errorMessage(error)}`);
+				void vscode.window.showErrorMessage(`Agent Link: ${errorMessage(error)}`);
+			}
+		}),
 		vscode.commands.registerCommand('agentLink.chat.openInEditor', () => {
 			view.openInEditor();
 		}),

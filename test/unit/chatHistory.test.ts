@@ -5,6 +5,7 @@ import {
 	MAX_CHANGED_FILES,
 	bound,
 	historyNotes,
+	noteTurnChanges,
 	noteWrite,
 	parseHistoryIndex,
 	parseStoredTranscript,
@@ -18,6 +19,7 @@ import {
 } from '../../src/common/chat/history';
 import { Transcript, type TranscriptSnapshot } from '../../src/common/chat/transcript';
 import { sessionUpdateSchema } from '../../src/common/chat/updates';
+import { ABSENT, text, unknown } from '../../src/common/chat/turnFiles';
 
 function record(id: string, updatedAt: number, bytes = 100, extra: Partial<HistoryRecord> = {}): HistoryRecord {
 	return { id, agentName: 'Agent', cwd: '/project', createdAt: updatedAt, updatedAt, bytes, entries: 2, changedFiles: [], ...extra };
@@ -281,6 +283,26 @@ describe('chat history: what a record says', () => {
 		for (let i = 0; i < MAX_CHANGED_FILES + 5; i++) {
 			noteWrite(many, { path: `/f${i}`, before: 'a', after: 'b' });
 		}
+		assert.equal(many.size, MAX_CHANGED_FILES);
+	});
+
+	it('counts the files a turn changed, whoever wrote them: created, rewritten, deleted; not one written back as it was, nor one whose text is not known either side', () => {
+		const files = new Set<string>(['/project/written.txt']);
+		noteTurnChanges(files, [
+			{ path: '/project/written.txt', before: text('a'), after: text('b'), where: 'disk' },
+			{ path: '/project/made.txt', before: ABSENT, after: text(''), where: 'disk' },
+			{ path: '/project/gone.txt', before: text('x'), after: ABSENT, where: 'disk' },
+			{ path: '/project/same.txt', before: text('x'), after: text('x'), where: 'disk' },
+			{ path: '/project/big.bin', before: unknown('too large'), after: unknown('too large'), where: 'disk' },
+			{ path: '/project/grew.log', before: unknown('too large'), after: text('now small'), where: 'disk' },
+			{ path: '/project/open.ts', before: text('1'), after: text('2'), where: 'buffer' },
+		]);
+		assert.deepEqual([...files], ['/project/written.txt', '/project/made.txt', '/project/gone.txt', '/project/grew.log', '/project/open.ts']);
+		const many = new Set<string>();
+		noteTurnChanges(
+			many,
+			Array.from({ length: MAX_CHANGED_FILES + 5 }, (_, i) => ({ path: `/f${i}`, before: text('a'), after: text('b'), where: 'disk' as const })),
+		);
 		assert.equal(many.size, MAX_CHANGED_FILES);
 	});
 

@@ -30,7 +30,23 @@ function state(): ChatState {
 	transcript.update(sessionUpdateSchema.parse({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Read', locations: [{ path: '/w/a.ts', line: 2 }] }));
 	return {
 		tabs: [
-			{ sessionKey: 'k1', agentId: 'claude', agentName: 'Claude Code', state: 'ready', promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+			{
+				sessionKey: 'k1',
+				agentId: 'claude',
+				agentName: 'Claude Code',
+				state: 'ready',
+				promptCapabilities: { image: true, audio: false, embeddedContext: true },
+				changes: [
+					{ path: '/w/a.ts', name: 'a.ts', added: 2, removed: 1, created: false },
+					{ path: '/w/old.ts', name: 'old.ts', added: 0, removed: 4, created: false, deleted: true },
+					{ path: '/w/big.json', name: 'big.json', added: 0, removed: 0, created: false, note: 'changed; it is larger than 1 MB, so it cannot be shown or undone' },
+				],
+				turns: [
+					{ id: 4, files: 2 },
+					{ id: 9, files: 1, undone: true },
+				],
+				undoAsk: { turnId: 4, title: "Undo this turn's changes to 1 file?", lines: ['a.ts: put back', 'b.ts: left alone (changed since)'], canUndo: true },
+			},
 			{
 				sessionKey: 'k2',
 				agentId: 'gemini',
@@ -71,6 +87,8 @@ describe('chat messages: page to host', () => {
 			reviewFile: { sessionKey: 'k1', path: '/w/a.ts' },
 			keepChanges: { sessionKey: 'k1' },
 			undoChanges: { sessionKey: 'k1', path: '/w/a.ts' },
+			undoTurn: { sessionKey: 'k1', turnId: 12 },
+			answerUndoTurn: { sessionKey: 'k1', turnId: 12, undo: true },
 			setFollow: { sessionKey: 'k1', on: true },
 			selectTab: { sessionKey: 'k1' },
 			closeTab: { sessionKey: 'k1' },

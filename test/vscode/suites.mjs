@@ -18,6 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { chatTurnAgents, prepareTurnWorkspace } from './chatTurnAgents.mjs';
 
 /** Agents every suite can select by name. */
 export function sharedAgents(ctx) {
@@ -751,6 +752,19 @@ export const suites = [
 			writeFileSync(join(workspace, 'src', 'notes.txt'), 'first\nsecond\nthird\nfourth\n');
 			writeFileSync(join(workspace, 'src', 'open.ts'), 'export const saved = 1;\n');
 		},
+	},
+	{
+		// What a turn changed, whoever wrote it (agents that write files themselves, a shell command):
+		// listed, reviewed, and undone per turn, through the browser.
+		name: 'chat-turns',
+		settings: (ctx) => ({
+			'agentLink.defaultAgent': 'Turn Editor',
+			'agentLink.nes.agent': 'Agent Link NES (built in)',
+			'agentLink.agents': chatTurnAgents(ctx),
+			'files.autoSave': 'off',
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
+		prepare: prepareTurnWorkspace,
 	},
 	{
 		// One agent for everything: the window opens with both roles naming the same agent, which

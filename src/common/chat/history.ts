@@ -12,6 +12,7 @@
 import * as z from 'zod/mini';
 import { transcriptSnapshotSchema } from './messages';
 import type { Block, Entry, TranscriptSnapshot } from './transcriptModel';
+import { sameText, type FileChange } from './turnFiles';
 
 /** The version of the stored format; another version reads as nothing stored. */
 export const HISTORY_VERSION = 1;
@@ -42,7 +43,7 @@ export const historyRecordSchema = z.object({
 	/** Bytes of the stored transcript: what the bound counts. */
 	bytes: count,
 	entries: count,
-	/** The files whose content the agent's writes changed ({@link noteWrite}). */
+	/** The files whose content the agent changed: its writes ({@link noteWrite}) and its turns' changes ({@link noteTurnChanges}). */
 	changedFiles: z.array(text).check(z.maxLength(MAX_CHANGED_FILES)),
 	continueWith: z.optional(z.enum(['resume', 'load'])),
 });
@@ -176,6 +177,19 @@ export function noteWrite(files: Set<string>, write: { readonly path: string; re
 	}
 	files.add(write.path);
 	return true;
+}
+
+/**
+ * Notes the files a turn changed in `files`, whoever wrote them (the agent's own tools, a shell
+ * command, `fs/write_text_file`; found by comparing each file with its text before the turn): one
+ * counts when its text at the turn's end is not the text before. At most {@link MAX_CHANGED_FILES}.
+ */
+export function noteTurnChanges(files: Set<string>, changes: readonly FileChange[]): void {
+	for (const change of changes) {
+		if (!sameText(change.before, change.after) && !files.has(change.path) && files.size < MAX_CHANGED_FILES) {
+			files.add(change.path);
+		}
+	}
 }
 
 /**

@@ -201,8 +201,17 @@ export const tabSchema = z.object({
 	authMethods: z.optional(z.array(authMethodInfoSchema)),
 	/** What the agent accepts in a prompt besides text and resource links. */
 	promptCapabilities: z.object({ image: z.boolean(), audio: z.boolean(), embeddedContext: z.boolean() }),
-	/** Files this chat's agent changed and the user has not kept or undone yet. */
-	changes: z.optional(z.array(z.object({ path: z.string(), name: z.string(), added: count, removed: count, created: z.boolean() }))),
+	/**
+	 * Files this chat's agent changed and the user has not kept or undone yet: `deleted` when the
+	 * agent deleted it, `note` when it cannot be shown or undone (why).
+	 */
+	changes: z.optional(
+		z.array(z.object({ path: z.string(), name: z.string(), added: count, removed: count, created: z.boolean(), deleted: z.optional(z.boolean()), note: z.optional(z.string()) })),
+	),
+	/** The turns that changed files, by the id of their end in the transcript: how many files, and whether they were undone (Undo this turn). */
+	turns: z.optional(z.array(z.object({ id: count, files: count, undone: z.optional(z.boolean()) }))),
+	/** Undo this turn asks first: what goes back and what is left alone (`canUndo` false: nothing can, and why). */
+	undoAsk: z.optional(z.object({ turnId: count, title: z.string(), lines: z.array(z.string()), canUndo: z.boolean() })),
 	/** Follow mode: each file the agent reads or edits is revealed as it happens. */
 	follow: z.optional(z.boolean()),
 	/** What the input starts with in a new tab (a chat that goes on from one that cannot: a link to its transcript). */
@@ -296,6 +305,10 @@ export const PageCommands = {
 	keepChanges: command('chat/keepChanges', z.object({ ...session, path: z.optional(short) })),
 	/** Undo the agent's changes: to one file, or all of this chat's. */
 	undoChanges: command('chat/undoChanges', z.object({ ...session, path: z.optional(short) })),
+	/** Undo this turn: the host asks what it would do (the tab's `undoAsk`). */
+	undoTurn: command('chat/undoTurn', z.object({ ...session, turnId: count })),
+	/** The answer to `undoAsk`: every file the turn changed goes back (`undo`), or nothing happens. */
+	answerUndoTurn: command('chat/answerUndoTurn', z.object({ ...session, turnId: count, undo: z.boolean() })),
 	/** Follow mode on or off. */
 	setFollow: command('chat/setFollow', z.object({ ...session, on: z.boolean() })),
 	/** **Chat History…**: pick a stored chat (or one the agent keeps) to open. */

@@ -33,9 +33,10 @@ import {
 	type Tab,
 	type WireMessage,
 } from '../../common/chat/messages';
-import { noteWrite, type HistoryRecord } from '../../common/chat/history';
+import { noteTurnChanges, noteWrite, type HistoryRecord } from '../../common/chat/history';
 import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
+import type { FileChange } from '../../common/chat/turnFiles';
 import { errorMessage } from '../../common/log';
 import type { AgentChoice } from '../../common/presets';
 import type { AuthMethod } from '../../common/protocol';
@@ -44,6 +45,8 @@ import type { AgentPool, AgentRole } from '../agentPool';
 import type { SignInChooser } from '../auth';
 import type { FileAccessFeature } from './fileAccess';
 import type { AgentChanges } from './review';
+import type { Checkpoints } from './checkpoints';
+import type { TurnChanges } from './turnChanges';
 import type { ExtensionLog } from '../log';
 import { newHistoryId, type ChatHistory } from './chatHistory';
 import { CannotContinueError, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
@@ -89,7 +92,10 @@ class ChatTab {
 	signIn: { readonly methods: readonly AuthMethod[]; readonly resolve: (method: AuthMethod | undefined) => void; readonly previous: Tab['state'] } | undefined;
 	/** Files the agent changed, not yet kept or undone (AgentChanges). */
 	changes: Tab['changes'] = [];
-	/** Files whose content the agent's writes changed, for the history (noteWrite). */
+	/** The turns with a checkpoint (Undo this turn), and the question Undo this turn asks. */
+	turns: Tab['turns'] = [];
+	undoAsk: Tab['undoAsk'];
+	/** Files whose content the agent changed (its writes, the turns' changes), for the history (noteWrite, noteTurnChanges). */
 	readonly changedFiles = new Set<string>();
 	follow = false;
 	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
@@ -104,8 +110,8 @@ class ChatTab {
 	/** What the input starts with (a new chat going on from a read-only one). */
 	seed: Tab['seed'];
 	saveTimer: ReturnType<typeof setTimeout> | undefined;
-	/** The transcript, at its revision, last written to the history: not written again unchanged. */
-	saved: { readonly transcript: Transcript; readonly revision: number } | undefined;
+	/** The transcript, at its revision, and how many changed files, last written to the history: not written again unchanged. */
+	saved: { readonly transcript: Transcript; readonly revision: number; readonly files: number } | undefined;
 
 	constructor(
 		readonly key: string,
@@ -133,6 +139,8 @@ class ChatTab {
 				: {}),
 			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
 			...(this.changes?.length ? { changes: this.changes } : {}),
+			...(this.turns?.length ? { turns: this.turns } : {}),
+			...(this.undoAsk ? { undoAsk: this.undoAsk } : {}),
 			...(this.follow ? { follow: true } : {}),
 			...(this.seed ? { seed: this.seed } : {}),
 		};
@@ -171,8 +179,8 @@ export class ChatController implements vscode.Disposable {
 		private readonly reveal: () => Promise<void>,
 		private readonly terminals: ChatTerminals,
 		readonly history: ChatHistory,
-		/** The agents' file reads and writes, and the review of their changes. */
-		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges },
+		/** The agents' file reads and writes, the review of their changes, and what each turn changed. */
+		private readonly files?: { readonly access: FileAccessFeature; readonly changes: AgentChanges; readonly turns?: TurnChanges; readonly checkpoints?: Checkpoints },
 		/** OpenCtx providers: their mentions in the @-picker, their items in prompts. */
 		private readonly openctx?: OpenCtxFeature,
 	) {
@@ -182,6 +190,7 @@ export class ChatController implements vscode.Disposable {
 					const tab = this.tabOfSession(write.agentName, write.sessionId);
 					if (tab) {
 						files.changes.record(tab.key, write);
+						files.turns?.noteWrite(tab.key, write);
 						noteWrite(tab.changedFiles, { path: write.uri.fsPath, before: write.before, after: write.after });
 					}
 				}),
@@ -193,6 +202,7 @@ export class ChatController implements vscode.Disposable {
 					}
 				}),
 				files.changes.onDidChange(() => void this.refreshChanges()),
+				...(files.checkpoints ? [files.checkpoints.onDidChange((key) => this.refreshTurns(key))] : []),
 			);
 		}
 		this.disposables.push(
@@ -405,6 +415,21 @@ export class ChatController implements vscode.Disposable {
 				await (method === 'chat/keepChanges' ? this.files?.changes.keep(tab.key, uri) : this.files?.changes.undo(tab.key, uri));
 				return;
 			}
+			case 'chat/undoTurn': {
+				const p = params as P<'undoTurn'>;
+				await this.askUndo(this.requireTab(p.sessionKey), p.turnId);
+				return;
+			}
+			case 'chat/answerUndoTurn': {
+				const p = params as P<'answerUndoTurn'>;
+				const tab = this.requireTab(p.sessionKey);
+				tab.undoAsk = undefined;
+				this.broadcastState();
+				if (p.undo) {
+					await this.files?.checkpoints?.undo(tab.key, p.turnId);
+				}
+				return;
+			}
 			case 'chat/setFollow': {
 				const p = params as P<'setFollow'>;
 				const tab = this.requireTab(p.sessionKey);
@@ -488,13 +513,52 @@ export class ChatController implements vscode.Disposable {
 		}
 		let changed = false;
 		for (const tab of this.tabs.values()) {
-			const files = (await this.files.changes.files(tab.key)).map((f) => ({ path: f.path, name: path.basename(f.path), added: f.added, removed: f.removed, created: f.created }));
+			const files = (await this.files.changes.files(tab.key)).map((f) => ({
+				path: f.path,
+				name: path.basename(f.path),
+				added: f.added,
+				removed: f.removed,
+				created: f.created,
+				...(f.deleted ? { deleted: true } : {}),
+				...(f.note !== undefined ? { note: f.note } : {}),
+			}));
 			if (JSON.stringify(files) !== JSON.stringify(tab.changes)) {
 				tab.changes = files;
 				changed = true;
 			}
 		}
 		if (changed) {
+			this.broadcastState();
+		}
+	}
+
+	/** Undo this turn's button: the turns of chat `key` with a checkpoint; the history keeps the files they changed. */
+	private refreshTurns(key: string): void {
+		const tab = this.tabs.get(key);
+		if (tab && this.files?.checkpoints) {
+			tab.turns = this.files.checkpoints.turns(key);
+			this.broadcastState();
+			this.saveSoon(tab);
+		}
+	}
+
+	/** **Undo Last Turn**: the shown chat asks about its last turn with changes not undone. */
+	async undoLastTurn(): Promise<void> {
+		const tab = this.selected !== undefined ? this.tabs.get(this.selected) : undefined;
+		if (!tab) {
+			void vscode.window.showInformationMessage('Agent Link: no chat is open.');
+			return;
+		}
+		// Shown without asking for the input: the question takes the keyboard.
+		await this.reveal();
+		await this.askUndo(tab, undefined);
+	}
+
+	/** Undo this turn: the chat shows what it would do, and waits for the user's answer (`chat/answerUndoTurn`). */
+	private async askUndo(tab: ChatTab, turnId: number | undefined): Promise<void> {
+		const question = await this.files?.checkpoints?.ask(tab.key, turnId);
+		if (question) {
+			tab.undoAsk = { ...question, lines: [...question.lines] };
 			this.broadcastState();
 		}
 	}
@@ -614,7 +678,7 @@ export class ChatController implements vscode.Disposable {
 		const snapshot = await this.history.readTranscript(record.id);
 		if (snapshot) {
 			tab.transcript = Transcript.restore(snapshot);
-			tab.saved = { transcript: tab.transcript, revision: tab.transcript.revision };
+			tab.saved = { transcript: tab.transcript, revision: tab.transcript.revision, files: tab.changedFiles.size };
 		}
 		if (record.sessionId !== undefined && record.continueWith) {
 			tab.state = 'stored';
@@ -733,10 +797,10 @@ export class ChatController implements vscode.Disposable {
 			tab.saveTimer = undefined;
 		}
 		const transcript = tab.transcript;
-		if (transcript.size === 0 || (tab.saved?.transcript === transcript && tab.saved.revision === transcript.revision)) {
+		if (transcript.size === 0 || (tab.saved?.transcript === transcript && tab.saved.revision === transcript.revision && tab.saved.files === tab.changedFiles.size)) {
 			return;
 		}
-		tab.saved = { transcript, revision: transcript.revision };
+		tab.saved = { transcript, revision: transcript.revision, files: tab.changedFiles.size };
 		const snapshot = transcript.snapshot();
 		const sessionId = tab.session?.sessionId ?? tab.stored?.sessionId;
 		const continueWith = tab.session ? sessionAbilities(tab.session.agent).continueWith : tab.stored?.continueWith;
@@ -787,6 +851,7 @@ export class ChatController implements vscode.Disposable {
 			tab.session = session;
 			tab.state = 'ready';
 			this.apply(tab, { type: 'session_setup', modes: session.setup.modes ?? null, configOptions: session.setup.configOptions ?? null });
+			this.files?.turns?.prewarm();
 		} catch (error) {
 			tab.state = 'failed';
 			tab.detail = errorMessage(error);
@@ -800,12 +865,16 @@ export class ChatController implements vscode.Disposable {
 		session.permissionHandler = (request, signal) => this.askPermission(tab, request, signal);
 		tab.disposables.push(
 			session.onDidUpdate((update) => {
+				if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
+					this.files?.turns?.noteToolCall(tab.key, update);
+				}
 				if (!(tab.keepStored && session.replaying)) {
 					this.apply(tab, { type: 'update', update });
 				}
 			}),
 			session.onDidReset(() => {
 				// The agent restarted and replays the conversation (session/load): drawn from the replay.
+				this.files?.checkpoints?.forget(tab.key);
 				tab.transcript = new Transcript();
 				tab.keepStored = false;
 				this.broadcastState();
@@ -856,6 +925,7 @@ export class ChatController implements vscode.Disposable {
 		}
 		this.endSignIn(tab, undefined);
 		tab.disposables.forEach((d) => d.dispose());
+		this.files?.checkpoints?.forget(key);
 		await Promise.all([saved, tab.session?.close()]);
 	}
 
@@ -877,13 +947,18 @@ export class ChatController implements vscode.Disposable {
 		this.flushSoon();
 		let outcome: 'ended' | 'failed';
 		let summary: string;
+		await this.files?.turns?.begin(tab.key);
 		try {
 			const stopReason = await session.prompt(blocks);
+			const changes = await this.files?.turns?.end(tab.key);
 			this.apply(tab, { type: 'turn_ended', stopReason });
+			this.checkpoint(tab, changes);
 			outcome = 'ended';
 			summary = stopReason === 'end_turn' ? 'answered' : `stopped (${stopReason})`;
 		} catch (error) {
+			const changes = await this.files?.turns?.end(tab.key);
 			this.apply(tab, { type: 'turn_failed', message: errorMessage(error) });
+			this.checkpoint(tab, changes);
 			outcome = 'failed';
 			summary = `failed: ${errorMessage(error)}`;
 		}
@@ -891,6 +966,15 @@ export class ChatController implements vscode.Disposable {
 			const title = tab.transcript.snapshot().session.title ?? 'your chat';
 			const show = outcome === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
 			void show(`${tab.agentName} ${summary} in "${title}".`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
+		}
+	}
+
+	/** A checkpoint for the turn whose end was just drawn (turnChanges.ts found what it changed): Undo this turn on it. */
+	private checkpoint(tab: ChatTab, changes: FileChange[] | undefined): void {
+		noteTurnChanges(tab.changedFiles, changes ?? []);
+		const end = tab.transcript.snapshot().entries.at(-1);
+		if (changes && end?.kind === 'turn_end') {
+			this.files?.checkpoints?.add(tab.key, end.id, changes);
 		}
 	}
 
@@ -988,6 +1072,8 @@ export class ChatController implements vscode.Disposable {
 
 	private askPermission(tab: ChatTab, request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
 		const requestId = `permission-${nextRequestId++}`;
+		// An edit may first show in its permission request: its files are copied before it runs.
+		this.files?.turns?.noteToolCall(tab.key, request.toolCall);
 		return new Promise<PermissionOutcome>((resolve) => {
 			const finish = (outcome: PermissionOutcome) => {
 				if (tab.permissions.delete(requestId)) {

@@ -4,17 +4,22 @@
  * never writes over them.
  *
  * Reads:
- * - the text of the editor's buffer when the file is open, else the file on disk;
+ * - the text of the editor's buffer when it has unsaved edits, else the file on disk (a document
+ *   without unsaved edits is the disk's text, even before VS Code has loaded the disk's latest);
  * - `line` (1-based) and `limit` honoured.
  *
  * Writes:
- * - applied to the document with a `WorkspaceEdit` (one undo step per write) and saved when the
- *   document had no unsaved edits before; no tab opened, not even the one VS Code opens on its
- *   own for a file left unsaved without an editor (`withoutTabsOpenedFor`);
+ * - into a document without unsaved edits (or a file not open): written to the disk, and answered
+ *   once the open document holds the new text (VS Code's reload of it is one undo step;
+ *   fileText.ts); no tab opened, and no save that could meet a disk changed under the buffer (an
+ *   agent's own tools may write the same file at the same moment);
+ * - into a document with unsaved edits: applied to the buffer with a `WorkspaceEdit` (one undo
+ *   step), left unsaved; no tab opened, not even the one VS Code opens on its own for a file
+ *   left unsaved without an editor (`withoutTabsOpenedFor`);
  * - the text the agent wrote from is what it last read or wrote in the session (the disk's text
- *   when it read nothing and the buffer has unsaved edits); what the user typed since is merged
- *   line by line with the agent's change, and a write touching the same lines is refused
- *   (-32603, saying where), never applied over the user's text;
+ *   when it read nothing); what the user typed since is merged line by line with the agent's
+ *   change, and a write touching the same lines is refused (-32603, saying where), never applied
+ *   over the user's text; a write is either applied or refused, never answered done and dropped;
  * - a new file is created with its folders.
  *
  * Both:
@@ -28,11 +33,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { readTextFileParamsSchema, sliceLines, type ReadTextFileResponse } from '../../common/fsProtocol';
-import { mergeWrite, smallestEdit, writeTextFileParamsSchema } from '../../common/fsWrite';
+import { mergeWrite, writeTextFileParamsSchema } from '../../common/fsWrite';
 import { ErrorCodes, Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentFeature, RunningAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';
 import { tabUris } from '../tabs';
+import { editBuffer, findOpen, readDisk, writeThroughDisk } from './fileText';
 
 /** What the user answered for a path outside the workspace, per session: allowed or not. */
 type Answers = Map<string, Promise<boolean>>;
@@ -47,11 +53,12 @@ export interface AgentFileEvent {
 	readonly line?: number;
 }
 
-/** A write the agent made: the text before (undefined for a new file) and after. */
+/** A write the agent made: the text before (undefined for a new file) and after, on disk or (a document with unsaved edits) only in the buffer. */
 export interface AgentWrite extends AgentFileEvent {
 	readonly kind: 'write';
 	readonly before: string | undefined;
 	readonly after: string;
+	readonly where: 'disk' | 'buffer';
 }
 
 export class FileAccessFeature implements AgentFeature, vscode.Disposable {
@@ -149,50 +156,68 @@ export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 		if (stat?.isDirectory()) {
 			throw invalid(`path: ${file} is a folder, not a file`);
 		}
-		const open = findOpen(file, real);
-		const uri = open?.uri ?? vscode.Uri.file(real);
-		const wasDirty = open?.isDirty ?? false;
-		const disk = stat ? new TextDecoder('utf-8').decode(await fs.readFile(real)) : undefined;
-		const current = open ? open.getText() : disk;
-		let text = content;
-		if (current !== undefined) {
-			// What the agent wrote from: what it last read or wrote here; else the disk (what its own tools would have read).
-			const base = this.base(sessionId).get(real) ?? disk ?? current;
-			const merged = mergeWrite(base, current, content);
-			if (!merged.ok) {
-				this.log.warn(`Refused ${agentName}'s write to ${real}: it changed ${merged.conflicts} place(s) that changed in the editor since it read the file (first at line ${merged.firstConflictLine}).`);
-				throw new ResponseError(
-					ErrorCodes.InternalError,
-					`Not written: ${file} changed in the editor since you read it, on the lines you changed (${merged.conflicts} place(s), the first at line ${merged.firstConflictLine}). Read the file again and make your change on what it holds now.`,
-					{ reason: 'conflict', line: merged.firstConflictLine },
-				);
+		// The user may start typing while the disk is read: then the buffer is what the write goes into.
+		for (let attempt = 1; ; attempt++) {
+			const open = findOpen(file, real);
+			const wasDirty = open?.isDirty ?? false;
+			const disk = await readDisk(real);
+			if ((findOpen(file, real)?.isDirty ?? false) !== wasDirty && attempt < ATTEMPTS) {
+				continue;
 			}
-			text = merged.text;
-		}
-		if (current === undefined) {
-			// A new file, with its folders.
-			await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(real)));
-			await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-		} else {
-			await withoutTabsOpenedFor(uri, async () => {
-				const document = open ?? (await vscode.workspace.openTextDocument(uri));
-				const change = smallestEdit(document.getText(), text);
-				if (change) {
-					const edit = new vscode.WorkspaceEdit();
-					edit.replace(uri, new vscode.Range(document.positionAt(change.start), document.positionAt(change.end)), change.text);
-					if (!(await vscode.workspace.applyEdit(edit))) {
+			// A document without unsaved edits is the disk's text (VS Code may not have loaded the disk's latest yet).
+			const current = wasDirty ? open!.getText() : disk?.text;
+			let text: string;
+			try {
+				text = this.merged(agentName, sessionId, file, real, current, disk?.text, content, !wasDirty && attempt < ATTEMPTS);
+			} catch (error) {
+				if (error === RETRY) {
+					// The disk changed under the agent's reading: its own tools may be writing the file right now.
+					await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+					continue;
+				}
+				throw error;
+			}
+			const uri = open?.uri ?? vscode.Uri.file(real);
+			if (wasDirty) {
+				await withoutTabsOpenedFor(uri, async () => {
+					if (!(await editBuffer(open!, text))) {
 						throw new ResponseError(ErrorCodes.InternalError, `Not written: the editor could not apply the change to ${file}.`);
 					}
-				}
-				if (!wasDirty && document.isDirty && !(await document.save())) {
-					this.log.warn(`${real} was changed by ${agentName} but could not be saved; the change is in the editor.`);
-				}
-			}, () => this.shownLately(file, real));
+				}, () => this.shownLately(file, real));
+			} else {
+				await writeThroughDisk(real, text, disk?.bom ?? false);
+			}
+			this.base(sessionId).set(real, text);
+			this.log.info(`${agentName} ${current === undefined ? 'created' : 'wrote'} ${real}${current !== undefined && text !== content ? ' (merged with your unsaved edits)' : ''}.`);
+			this.touchEmitter.fire({ agentName, sessionId, uri, kind: 'write' });
+			this.writeEmitter.fire({ agentName, sessionId, uri, kind: 'write', before: current, after: text, where: wasDirty ? 'buffer' : 'disk' });
+			return;
 		}
-		this.base(sessionId).set(real, text);
-		this.log.info(`${agentName} ${current === undefined ? 'created' : 'wrote'} ${real}${current !== undefined && text !== content ? ' (merged with your unsaved edits)' : ''}.`);
-		this.touchEmitter.fire({ agentName, sessionId, uri, kind: 'write' });
-		this.writeEmitter.fire({ agentName, sessionId, uri, kind: 'write', before: current, after: text });
+	}
+
+	/**
+	 * What to write: the agent's `content`, with what the user typed since the agent last read or
+	 * wrote the file merged in (the base is that text; else the disk, what its own tools would
+	 * have read). Refused (-32603, saying where) when both changed the same lines.
+	 */
+	private merged(agentName: string, sessionId: string, file: string, real: string, current: string | undefined, disk: string | undefined, content: string, retry: boolean): string {
+		if (current === undefined) {
+			return content;
+		}
+		const base = this.base(sessionId).get(real) ?? disk ?? current;
+		const merged = mergeWrite(base, current, content);
+		if (!merged.ok && retry) {
+			throw RETRY;
+		}
+		if (!merged.ok) {
+			this.log.warn(`Refused ${agentName}'s write to ${real}: it changed ${merged.conflicts} place(s) that changed in the editor since it read the file (first at line ${merged.firstConflictLine}).`);
+			throw new ResponseError(
+				ErrorCodes.InternalError,
+				`Not written: ${file} changed in the editor since you read it, on the lines you changed (${merged.conflicts} place(s), the first at line ${merged.firstConflictLine}). Read the file again and make your change on what it holds now.`,
+				{ reason: 'conflict', line: merged.firstConflictLine },
+			);
+		}
+		return merged.text;
 	}
 
 	private async read(agentName: string, sessionId: string, file: string): Promise<string> {
@@ -210,7 +235,7 @@ export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 		}
 		const open = findOpen(file, real);
 		let text: string;
-		if (open) {
+		if (open?.isDirty) {
 			text = open.getText();
 		} else {
 			const stat = await fs.stat(real);
@@ -275,6 +300,13 @@ async function insideWorkspace(real: string): Promise<boolean> {
 	return false;
 }
 
+/** How often a write is tried when the file changes under it (the user starts typing, the agent's own tools write the file). */
+const ATTEMPTS = 3;
+/** How long a write waits before it looks at a file that changed on disk under it again. */
+const RETRY_MS = 50;
+/** Thrown by `merged` when the disk changed on the lines the agent wrote: looked at again a moment later. */
+const RETRY = new Error('retry');
+
 /** How long a file Agent Link showed on purpose counts as shown by it (a show takes a moment under load). */
 const SHOWN_MS = 5000;
 
@@ -335,12 +367,6 @@ async function withoutTabsOpenedFor<T>(uri: vscode.Uri, work: () => Promise<T>, 
 		closeSaved();
 		setTimeout(() => listener.dispose(), STRAY_TAB_GRACE_MS);
 	}
-}
-
-/** The open document of `file` (as given or resolved), if any. */
-function findOpen(file: string, real: string): vscode.TextDocument | undefined {
-	const uri = vscode.Uri.file(file).toString();
-	return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri || (d.uri.scheme === 'file' && (d.uri.fsPath === real || d.uri.fsPath === file)));
 }
 
 /** `file` with symbolic links resolved as far as it exists (a new file's nearest existing folder). */

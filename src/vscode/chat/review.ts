@@ -9,6 +9,13 @@
  * - undoing a block edits the document (itself undoable) and leaves the other blocks in place;
  *   keeping one moves it into the baseline;
  * - changed lines are marked in every editor showing the file until they are kept.
+ *
+ * A change may come through `fs/write_text_file` or be found on disk (turnChanges.ts: the agent's
+ * own tools, a shell command). A file the agent deleted is listed as deleted (its review shows
+ * the text it had; undo creates it again); one whose text before is not known (too large to
+ * copy) is listed with why, and can only be kept. When the agent changed a file on disk while its
+ * editor held unsaved edits, the review shows the disk's text (the buffer is the user's), and
+ * undoing it puts the disk back, never touching the buffer.
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -16,7 +23,8 @@ import * as vscode from 'vscode';
 import { applyHunk, lineHunks, smallestEdit, type Hunk } from '../../common/fsWrite';
 import { errorMessage } from '../../common/log';
 import type { ExtensionLog } from '../log';
-import type { AgentWrite } from './fileAccess';
+import { ABSENT, text as fileText } from '../../common/chat/turnFiles';
+import { findOpen, restoreFile } from './fileText';
 
 export const REVIEW_SCHEME = 'agent-link-review';
 
@@ -28,6 +36,20 @@ export interface ChangedFile {
 	readonly removed: number;
 	/** The agent created it. */
 	readonly created: boolean;
+	/** The agent deleted it. */
+	readonly deleted: boolean;
+	/** Why it cannot be shown or undone (its text before the change is not known). */
+	readonly note?: string;
+}
+
+/** A change to record: the file, and its text before (undefined when it did not exist). */
+export interface RecordedChange {
+	readonly uri: vscode.Uri;
+	readonly before: string | undefined;
+	/** The text before is not known: why. */
+	readonly unknown?: string;
+	/** Found on disk (not written through the editor). */
+	readonly onDisk?: boolean;
 }
 
 interface Entry {
@@ -36,6 +58,10 @@ interface Entry {
 	baseline: string | undefined;
 	/** The chats (keys) whose agents changed it. */
 	readonly owners: Set<string>;
+	/** The text before is not known: why (nothing to show or undo). */
+	unknown?: string;
+	/** The change was found on disk: while the editor holds unsaved edits, the disk is what the review shows. */
+	onDisk: boolean;
 	/** The blocks of the open document at a version, against this baseline (CodeLens, decorations and the commands ask often). */
 	cache?: { readonly version: number; readonly baseline: string | undefined; readonly hunks: Hunk[] };
 }
@@ -76,7 +102,7 @@ export class AgentChanges implements vscode.Disposable {
 			this.changedLines,
 			vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, {
 				onDidChange: this.baselineEmitter.event,
-				provideTextDocumentContent: (uri) => this.entries.get(fileOf(uri).toString())?.baseline ?? '',
+				provideTextDocumentContent: (uri) => (uri.fragment === 'disk' ? fs.readFile(fileOf(uri).fsPath, 'utf8').catch(() => '') : (this.entries.get(fileOf(uri).toString())?.baseline ?? '')),
 			}),
 			vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensEmitter.event, provideCodeLenses: (document) => this.lenses(document) }),
 			vscode.workspace.onDidChangeTextDocument((e) => this.entries.has(e.document.uri.toString()) && this.refreshSoon()),
@@ -89,14 +115,14 @@ export class AgentChanges implements vscode.Disposable {
 		);
 	}
 
-	/** Records an agent's write for the chat `owner`. */
-	record(owner: string, write: AgentWrite): void {
+	/** Records an agent's change for the chat `owner`. */
+	record(owner: string, write: RecordedChange): void {
 		const key = write.uri.toString();
 		let entry = this.entries.get(key);
 		if (!entry) {
-			entry = { uri: write.uri, baseline: write.before, owners: new Set() };
+			entry = { uri: write.uri, baseline: write.before, owners: new Set(), onDisk: write.onDisk === true, ...(write.unknown !== undefined ? { unknown: write.unknown } : {}) };
 			this.entries.set(key, entry);
-			if (write.before !== undefined) {
+			if (write.before !== undefined && write.unknown === undefined) {
 				// The baseline is loaded into the editor now, while the agent works, so Review only lays out the diff editor.
 				void vscode.workspace.openTextDocument(baselineUri(write.uri)).then(undefined, (error: unknown) => this.log.info(`Review: the text before the agent's changes to ${write.uri.fsPath} could not be loaded ahead: ${errorMessage(error)}`));
 			}
@@ -115,7 +141,9 @@ export class AgentChanges implements vscode.Disposable {
 			const hunks = await this.hunks(entry.uri);
 			const added = hunks.reduce((n, h) => n + h.after.length, 0);
 			const removed = hunks.reduce((n, h) => n + h.before.length, 0);
-			files.push({ uri: entry.uri, path: entry.uri.fsPath, added, removed, created: entry.baseline === undefined });
+			const deleted = entry.unknown === undefined && entry.baseline !== undefined && (await currentText(entry.uri, entry)) === undefined;
+			const note = entry.unknown !== undefined ? `changed; ${entry.unknown}, so it cannot be shown or undone` : undefined;
+			files.push({ uri: entry.uri, path: entry.uri.fsPath, added, removed, created: entry.baseline === undefined && entry.unknown === undefined, deleted, ...(note !== undefined ? { note } : {}) });
 		}
 		return files.sort((a, b) => a.path.localeCompare(b.path));
 	}
@@ -128,11 +156,13 @@ export class AgentChanges implements vscode.Disposable {
 	/** Opens the diff editor: the file before the agent's changes against the file now. */
 	async review(uri: vscode.Uri): Promise<void> {
 		const entry = this.entries.get(uri.toString());
-		if (!entry) {
+		if (!entry || entry.unknown !== undefined) {
 			await vscode.window.showTextDocument(uri, { preview: true });
 			return;
 		}
-		await vscode.commands.executeCommand('vscode.diff', baselineUri(uri), uri, `${path.basename(uri.fsPath)} (agent's changes)`, { preview: true });
+		// A deleted file, or one changed on disk under unsaved edits: the disk's text, read-only, on the right.
+		const right = (await currentText(uri, entry)) === undefined || diskOnly(entry) ? diskUri(uri) : uri;
+		await vscode.commands.executeCommand('vscode.diff', baselineUri(uri), right, `${path.basename(uri.fsPath)} (agent's changes)`, { preview: true });
 	}
 
 	/** Keeps every change of `owner`'s chat (or of `uri` alone). */
@@ -144,13 +174,23 @@ export class AgentChanges implements vscode.Disposable {
 
 	/** Undoes every change of `owner`'s chat (or of `uri` alone). */
 	async undo(owner: string, uri?: vscode.Uri): Promise<void> {
-		for (const entry of this.owned(owner, uri)) {
+		// Undo all leaves a file that cannot be undone (its text before is not known) listed.
+		for (const entry of this.owned(owner, uri).filter((e) => uri !== undefined || e.unknown === undefined)) {
 			await this.undoFile(entry);
 		}
 	}
 
 	private owned(owner: string, uri: vscode.Uri | undefined): Entry[] {
 		return [...this.entries.values()].filter((e) => e.owners.has(owner) && (!uri || e.uri.toString() === uri.toString()));
+	}
+
+	/** Drops `uri` from the review when nothing of it is left to review (its text is its baseline again: an undo of the turn). */
+	async settle(uri: vscode.Uri): Promise<void> {
+		const entry = this.entries.get(uri.toString());
+		if (entry && entry.unknown === undefined && (await currentText(uri, entry)) === entry.baseline) {
+			this.entries.delete(uri.toString());
+			this.refreshSoon();
+		}
 	}
 
 	private async keepFile(entry: Entry): Promise<void> {
@@ -161,16 +201,25 @@ export class AgentChanges implements vscode.Disposable {
 	}
 
 	private async undoFile(entry: Entry): Promise<void> {
-		const edit = new vscode.WorkspaceEdit();
-		if (entry.baseline === undefined) {
-			edit.deleteFile(entry.uri, { ignoreIfNotExists: true });
+		if (entry.unknown !== undefined) {
+			throw new Error(`${path.basename(entry.uri.fsPath)} cannot be undone: ${entry.unknown}.`);
+		}
+		if (diskOnly(entry) || (await currentText(entry.uri, entry)) === undefined) {
+			// The disk goes back; a buffer with the user's unsaved edits is left as it is.
+			await restoreFile(entry.uri.fsPath, entry.baseline === undefined ? ABSENT : fileText(entry.baseline), 'disk');
 		} else {
-			await this.replaceWith(edit, entry.uri, entry.baseline);
+			const edit = new vscode.WorkspaceEdit();
+			if (entry.baseline === undefined) {
+				edit.deleteFile(entry.uri, { ignoreIfNotExists: true });
+			} else {
+				await this.replaceWith(edit, entry.uri, entry.baseline);
+			}
+			const wasDirty = findOpen(entry.uri.fsPath)?.isDirty ?? false;
+			if (!(await vscode.workspace.applyEdit(edit))) {
+				throw new Error(`The editor could not undo the changes to ${entry.uri.fsPath}.`);
+			}
+			await saveIfClean(entry.uri, entry.baseline !== undefined && !wasDirty);
 		}
-		if (!(await vscode.workspace.applyEdit(edit))) {
-			throw new Error(`The editor could not undo the changes to ${entry.uri.fsPath}.`);
-		}
-		await saveIfClean(entry.uri, entry.baseline !== undefined);
 		this.entries.delete(entry.uri.toString());
 		this.log.info(`Undid the agent's changes to ${entry.uri.fsPath}.`);
 		this.refreshSoon();
@@ -182,8 +231,11 @@ export class AgentChanges implements vscode.Disposable {
 		if (!entry) {
 			return [];
 		}
+		if (entry.unknown !== undefined) {
+			return [];
+		}
 		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-		return open ? hunksOf(entry, open) : lineHunks(entry.baseline ?? '', (await currentText(uri)) ?? '');
+		return open && !diskOnly(entry) ? hunksOf(entry, open) : lineHunks(entry.baseline ?? '', (await currentText(uri, entry)) ?? '');
 	}
 
 	/** Keeps block `index` of `uri` (it joins the baseline). */
@@ -194,7 +246,7 @@ export class AgentChanges implements vscode.Disposable {
 			return;
 		}
 		entry.baseline = applyHunk(entry.baseline ?? '', hunk);
-		if (entry.baseline === (await currentText(uri))) {
+		if (entry.baseline === (await currentText(uri, entry))) {
 			this.entries.delete(uri.toString());
 		}
 		this.baselineEmitter.fire(baselineUri(uri));
@@ -207,6 +259,9 @@ export class AgentChanges implements vscode.Disposable {
 		const hunk = (await this.hunks(uri))[index];
 		if (!entry || !hunk) {
 			return;
+		}
+		if (diskOnly(entry)) {
+			throw new Error(`${path.basename(uri.fsPath)} has unsaved changes in the editor: undo the agent's changes to the whole file from the chat, or save or revert the file first.`);
 		}
 		const document = await vscode.workspace.openTextDocument(uri);
 		const wasDirty = document.isDirty;
@@ -281,7 +336,7 @@ export class AgentChanges implements vscode.Disposable {
 
 	private lenses(document: vscode.TextDocument): vscode.CodeLens[] {
 		const entry = this.entries.get(document.uri.toString());
-		if (!entry) {
+		if (!entry || entry.unknown !== undefined || diskOnly(entry)) {
 			return [];
 		}
 		const hunks = hunksOf(entry, document);
@@ -307,7 +362,7 @@ export class AgentChanges implements vscode.Disposable {
 			// A file the user brought back to its baseline has nothing left to review.
 			for (const [key, entry] of this.entries) {
 				const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-				if (document && entry.baseline !== undefined && document.getText() === entry.baseline) {
+				if (document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline) {
 					this.entries.delete(key);
 				}
 			}
@@ -334,7 +389,7 @@ export class AgentChanges implements vscode.Disposable {
 	private decorate(): void {
 		for (const editor of vscode.window.visibleTextEditors) {
 			const entry = editor.document.uri.scheme === 'file' ? this.entries.get(editor.document.uri.toString()) : undefined;
-			const ranges = entry
+			const ranges = entry && entry.unknown === undefined && !diskOnly(entry)
 				? hunksOf(entry, editor.document)
 						.filter((h) => h.after.length > 0)
 						.map((h) => new vscode.Range(h.afterStart, 0, h.afterStart + h.after.length - 1, 0))
@@ -356,15 +411,25 @@ export function baselineUri(file: vscode.Uri): vscode.Uri {
 	return file.with({ scheme: REVIEW_SCHEME, query: file.toString() });
 }
 
+/** The document showing `file` as it is on disk, read-only (the right side of the review of a deleted file, or of one with unsaved edits). */
+function diskUri(file: vscode.Uri): vscode.Uri {
+	return file.with({ scheme: REVIEW_SCHEME, query: file.toString(), fragment: 'disk' });
+}
+
 /** The file a review document shows the baseline of. */
 function fileOf(reviewUri: vscode.Uri): vscode.Uri {
 	return vscode.Uri.parse(reviewUri.query);
 }
 
-/** The text of `uri` now: the editor's buffer when open, else the disk; undefined when it is gone. */
-async function currentText(uri: vscode.Uri): Promise<string | undefined> {
+/** The agent changed the file on disk and its editor holds the user's unsaved edits: the change is on disk only. */
+function diskOnly(entry: Entry): boolean {
+	return entry.onDisk && (findOpen(entry.uri.fsPath)?.isDirty ?? false);
+}
+
+/** The text of `uri` now: the editor's buffer when open (the disk for a change on disk under unsaved edits), else the disk; undefined when it is gone. */
+async function currentText(uri: vscode.Uri, entry?: Entry): Promise<string | undefined> {
 	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-	if (open) {
+	if (open && !(entry && diskOnly(entry))) {
 		return open.getText();
 	}
 	return fs.readFile(uri.fsPath, 'utf8').catch(() => undefined);

@@ -9,6 +9,7 @@ import type { Block, Entry, MessageEntry, PlanItem, ToolCallEntry } from '../../
 import { renderDiff } from './diffView';
 import { h, icon } from './dom';
 import { MarkdownView, type CodeActions } from './markdown';
+import { turnUndoPart, type TurnInfo } from './turnUndo';
 
 export interface EntryActions extends CodeActions {
 	open(path: string, line?: number): void;
@@ -17,6 +18,10 @@ export interface EntryActions extends CodeActions {
 	answerPermission(requestId: string, optionId: string): void;
 	/** The live view of a terminal the tool call shows (terminals.ts). */
 	terminal(terminalId: string): HTMLElement;
+	/** The files the turn ending at this entry changed, if it has a checkpoint (turnUndo.ts). */
+	turn(entryId: number): TurnInfo | undefined;
+	/** Undo this turn. */
+	undoTurn(entryId: number): void;
 }
 
 /** Permission buttons ignore input for this long after they appear, so a stray Enter cannot approve. */
@@ -147,11 +152,12 @@ export class EntryView {
 					entry.error !== undefined ? h('div', { class: 'error-text' }, entry.error) : null,
 				);
 			case 'turn_end': {
+				const undo = turnUndoPart(this.actions.turn(entry.id), () => this.actions.undoTurn(entry.id));
 				if (entry.error !== undefined) {
-					return h('div', { class: 'turn-end failed', attrs: { role: 'status' } }, icon('error'), ` The turn failed: ${entry.error}`);
+					return h('div', { class: 'turn-end failed', attrs: { role: 'status' } }, icon('error'), ` The turn failed: ${entry.error}`, undo);
 				}
 				const reason = entry.stopReason ?? 'end_turn';
-				return h('div', { class: `turn-end reason-${reason === 'end_turn' ? 'done' : 'other'}`, attrs: { role: 'status' } }, STOP_REASONS[reason] ?? `Stopped: ${reason}`);
+				return h('div', { class: `turn-end reason-${reason === 'end_turn' ? 'done' : 'other'}`, attrs: { role: 'status' } }, STOP_REASONS[reason] ?? `Stopped: ${reason}`, undo);
 			}
 			case 'status':
 				return h(

@@ -17,6 +17,7 @@ import { Host, type HostNotification } from './host';
 import { TerminalViews, type TerminalState } from './terminals';
 import { DRAW_BUDGET_MS, TranscriptView } from './transcriptView';
 import { recordWork } from './work';
+import { changedTurns, drawUndoAsk } from './turnUndo';
 
 /** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen, or while the page is idle. */
 const EAGER_ENTRIES = 30;
@@ -52,6 +53,12 @@ class ChatPage {
 	private readonly signIn = h('section', { class: 'sign-in', attrs: { hidden: true, 'aria-labelledby': 'sign-in-title' } });
 	/** The files this chat's agent changed, above the input: review, keep or undo each, or all. */
 	private readonly changes = h('section', { class: 'changes', attrs: { hidden: true, 'aria-label': 'Files the agent changed' } });
+	/** Undo this turn's question (turnUndo.ts); Escape answers no. */
+	private readonly undoAsk = h('section', {
+		class: 'undo-ask',
+		attrs: { hidden: true, role: 'alertdialog', 'aria-labelledby': 'undo-ask-title' },
+		on: { keydown: (e) => e.key === 'Escape' && (e.preventDefault(), this.answerUndo(false)) },
+	});
 	/** What each redrawn section shows now (redrawSection). */
 	private readonly drawn = new Map<HTMLElement, string | undefined>();
 	private readonly followButton = h('button', {
@@ -78,6 +85,8 @@ class ChatPage {
 			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
 			review: (path) => this.shown && this.host.send(PageCommands.reviewFile, { sessionKey: this.shown, path }),
 			terminal: (terminalId) => this.terminals.element(this.shown ?? '', terminalId),
+			turn: (entryId) => this.currentTab()?.turns?.find((t) => t.id === entryId),
+			undoTurn: (turnId) => this.shown && this.host.send(PageCommands.undoTurn, { sessionKey: this.shown, turnId }),
 		};
 		this.actions = actions;
 		this.transcript = new TranscriptView(this.scroller, actions, (id) => {
@@ -102,7 +111,7 @@ class ChatPage {
 		this.empty.append(h('button', { class: 'secondary', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.openHistory, {}) } }, icon('history'), ' Chat History…'));
 		// New chat, another agent and the history are in the title bar (the view's, or the chat
 		// editor's): VS Code draws them where it draws every view's and editor's actions.
-		root.append(h('div', { class: 'tabs-bar' }, this.tabStrip.element, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.changes, this.composer.element);
+		root.append(h('div', { class: 'tabs-bar' }, this.tabStrip.element, h('div', { class: 'tabs-actions' }, this.followButton)), this.banner, this.signIn, this.scroller, this.empty, this.notices, this.undoAsk, this.changes, this.composer.element);
 		this.followButton.append(icon('eye'));
 		document.addEventListener('keydown', (e) => {
 			if (e.key === 'Escape' && !e.defaultPrevented && this.currentTab()?.sessionKey && this.mirrors.get(this.shown!)?.session.turn === 'running') {
@@ -113,9 +122,12 @@ class ChatPage {
 		// The input takes the keyboard the first time the page gets it, and when the page gets it
 		// back with nothing focused soon after the host asked for the input: VS Code, focusing the
 		// view, may take the keyboard out of the page and give it back a moment later.
+		// Undo this turn's question, drawn before the page had it (asked from the palette), takes it.
 		window.addEventListener('focus', () => {
 			const nothingFocused = document.activeElement === null || document.activeElement === document.body;
-			if (this.firstFocus || (nothingFocused && performance.now() < this.inputWantedUntil)) {
+			if (nothingFocused && !this.undoAsk.hidden) {
+				this.undoAsk.querySelector<HTMLElement>('button.primary')?.focus();
+			} else if (this.firstFocus || (nothingFocused && performance.now() < this.inputWantedUntil)) {
 				this.composer.focus();
 			}
 			this.firstFocus = false;
@@ -180,6 +192,7 @@ class ChatPage {
 		if (this.queued.length > 0) {
 			this.applyPatches();
 		}
+		const turnsBefore = this.currentTab()?.turns;
 		this.state = state;
 		const before = this.shown;
 		const oldMirror = before !== undefined ? this.mirrors.get(before) : undefined;
@@ -211,6 +224,12 @@ class ChatPage {
 			// The same transcript, further on: draw only the entries that changed.
 			const old = new Map(oldMirror.entries.map((e) => [e.id, e.rev]));
 			this.renderEntries(mirror.entries.filter((e) => old.get(e.id) !== e.rev).map((e) => e.id));
+		}
+		if (selected === before && this.shown === before) {
+			const turns = changedTurns(turnsBefore, this.currentTab()?.turns);
+			if (turns.length > 0) {
+				this.renderEntries(turns);
+			}
 		}
 		// After the tab shown is settled, so the one the host selected (a chat reopened from history) is marked.
 		this.renderTabs();
@@ -395,11 +414,20 @@ class ChatPage {
 		this.bannerAction.hidden = tab?.state !== 'read_only';
 		this.renderSignIn(tab);
 		this.renderChanges(tab);
+		const ask = tab?.undoAsk;
+		this.redrawSection(this.undoAsk, tab && ask ? `${tab.sessionKey}\n${JSON.stringify(ask)}` : undefined, { focus: 'button.primary', always: true }, () => ask && drawUndoAsk(this.undoAsk, ask, (undo) => this.answerUndo(undo)));
 		this.followButton.hidden = !tab;
 		this.followButton.setAttribute('aria-pressed', String(tab?.follow === true));
 		this.followButton.classList.toggle('on', tab?.follow === true);
 		// A prompt may be sent while the agent starts (or a chat from history is taken up again): the host sends it once the chat is ready.
 		this.composer.setSession(mirror?.session, (tab?.state === 'ready' || tab?.state === 'starting' || tab?.state === 'stored') && mirror?.session.turn !== 'running', tab?.agentName);
+	}
+
+	private answerUndo(undo: boolean): void {
+		const ask = this.currentTab()?.undoAsk;
+		if (this.shown && ask) {
+			this.host.send(PageCommands.answerUndoTurn, { sessionKey: this.shown, turnId: ask.turnId, undo });
+		}
 	}
 
 	private toggleFollow(): void {
@@ -434,11 +462,13 @@ class ChatPage {
 					h(
 						'li',
 						{ class: 'changed-file' },
-						icon(file.created ? 'new-file' : 'diff'),
-						h('button', { class: 'link-button changed-file-name', attrs: { type: 'button', title: `Review the changes to ${file.path}` }, on: { click: () => this.host.send(PageCommands.reviewFile, { sessionKey, path: file.path }) } }, file.name),
-						h('span', { class: 'changed-lines' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`)),
+						icon(file.note !== undefined ? 'warning' : file.created ? 'new-file' : file.deleted ? 'trash' : 'diff'),
+						h('button', { class: 'link-button changed-file-name', attrs: { type: 'button', title: file.note ?? `Review the changes to ${file.path}${file.deleted ? ' (deleted)' : ''}` }, on: { click: () => this.host.send(PageCommands.reviewFile, { sessionKey, path: file.path }) } }, file.name),
+						file.note !== undefined
+							? h('span', { class: 'changed-note', attrs: { title: file.note } }, 'cannot undo')
+							: h('span', { class: 'changed-lines' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`)),
 						iconButton('check', `Keep the changes to ${file.name}`, () => this.host.send(PageCommands.keepChanges, { sessionKey, path: file.path })),
-						iconButton('discard', `Undo the changes to ${file.name}`, () => this.host.send(PageCommands.undoChanges, { sessionKey, path: file.path })),
+						file.note === undefined ? iconButton('discard', `Undo the changes to ${file.name}`, () => this.host.send(PageCommands.undoChanges, { sessionKey, path: file.path })) : null,
 					),
 				),
 			),

@@ -9,8 +9,14 @@
 //                sample workspace as shipped with its README each time, and --keep-sample
 // Flags: --tier=static,unit,protocol,vscode (default: all), --target=min,latest (default: both),
 //        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs),
+//        --changed[=<base>] (only the tiers and suites the changes since <base>, default main, touch:
+//        scripts/changed.mjs maps files to them; --dry-run only says which),
+//        --jobs=N (VS Code suites at once, default 3: the third once the other tiers are done),
 //        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet),
-//        --serial (run the VS Code versions one after the other instead of side by side).
+//        --serial (one thing at a time: the VS Code versions one after the other, after the other tiers).
+// The build comes first; then the VS Code suites (both versions side by side, each suite in a child
+// process) run while the other tiers run beside them, filling the time the editors spend waiting
+// (a suite keeps about half a core busy). Each line of the summary says how long it took.
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,15 +25,37 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { ensureDependencies } from './bootstrap.mjs';
+import { changedFiles, selectTests, suiteSelected } from './changed.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 await ensureDependencies();
 const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',') ?? fallback;
-const tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode', 'start']);
+let tiers = arg('tier', ['static', 'unit', 'protocol', 'vscode', 'start']);
 const targets = arg('target', ['min', 'latest']);
+const serial = process.argv.includes('--serial');
+/** Suites named with --suite, or the prefixes --changed picked (undefined: every suite but the benchmarks). */
+let only = arg('suite', undefined);
+let onlyPrefixes;
+const changedBase = process.argv.includes('--changed') ? 'main' : arg('changed', [])[0];
+if (changedBase) {
+	const picked = selectTests(changedFiles(root, changedBase));
+	console.log(`Changed since ${changedBase}:\n${picked.why.map((w) => `  ${w}`).join('\n') || '  nothing'}`);
+	tiers = tiers.filter((t) => picked.tiers.includes(t));
+	onlyPrefixes = picked.suites;
+	const { suites } = await import('../test/vscode/suites.mjs');
+	const names = tiers.includes('vscode') ? suites.filter((s) => !s.bench && suiteSelected(s.name, onlyPrefixes)).map((s) => s.name) : [];
+	console.log(`Tiers: ${tiers.join(', ') || 'none'}${names.length > 0 ? `; suites: ${names.join(', ')}` : ''}`);
+	if (tiers.length === 0 || process.argv.includes('--dry-run')) {
+		process.exit(0);
+	}
+}
+/** The summary's rows, by tier in a fixed order whatever order they finish in. */
+const slots = { static: [], unit: [], protocol: [], vscode: [], start: [] };
 const results = [];
 /** The unpacked .vsix, once a suite has asked for it (see unpackVsix). */
 let packaged;
+const startedAt = Date.now();
+const since = (t) => Math.round((Date.now() - t) / 1000);
 /** The real agents' install (test/fixtures/real-agents/install.mjs), once started. */
 let realAgentsInstall;
 
@@ -61,88 +89,144 @@ function nodeTestCounts(out) {
 	return { passed: num('pass'), failed: num('fail') + num('cancelled'), skipped: num('skipped') + num('todo') };
 }
 
-function record(tier, counts, code, failures = []) {
+function record(slot, tier, counts, code, failures = [], seconds = undefined) {
 	const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
 	const digest = code !== 0 && counts.failed === 0 && failures.length === 0 ? [{ title: '(no test failed: the run itself did)', error: `exit code ${code}` }] : failures;
-	results.push({ tier, ...counts, failed, ...(digest.length > 0 ? { failures: digest } : {}) });
+	slots[slot].push({ tier, ...counts, failed, ...(digest.length > 0 ? { failures: digest } : {}), ...(seconds !== undefined ? { seconds } : {}) });
 }
 
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const electron = arg('runner', ['code-server'])[0] === 'electron';
+// The VS Code suites in child processes (one per version, output printed whole when each ends)
+// whenever something else runs beside them: the other version, or the other tiers.
+const vscodeInChildren = tiers.includes('vscode') && !electron && !serial && (targets.length > 1 || tiers.some((t) => t !== 'vscode'));
 
-// The real agents install (the first time: a minute or two) while the static checks and the build run.
-if (tiers.includes('protocol') || (tiers.includes('vscode') && (await import('../test/vscode/suites.mjs')).suites.some((s) => s.realAgents && (arg('suite', undefined)?.includes(s.name) ?? !s.bench)))) {
-	realAgentsInstall = installRealAgents();
-}
-
-if (tiers.includes('static')) {
+async function staticTier() {
+	const t = Date.now();
 	const lint = await run(npx, ['eslint', '--max-warnings', '0', '.']);
 	// Two TypeScript projects: the extension, the NES agent and the tests (no DOM types), and the
 	// chat page (src/webview, with DOM types and without Node's).
 	const types = await run(npx, ['tsc', '--noEmit', '-p', '.']);
 	const pageTypes = await run(npx, ['tsc', '--noEmit', '-p', 'src/webview']);
-	record('static (eslint, tsc)', { passed: (lint.code === 0) + (types.code === 0 && pageTypes.code === 0), failed: 0, skipped: 0 }, lint.code || types.code || pageTypes.code);
+	record('static', 'static (eslint, tsc)', { passed: (lint.code === 0) + (types.code === 0 && pageTypes.code === 0), failed: 0, skipped: 0 }, lint.code || types.code || pageTypes.code, [], since(t));
 }
 
-if (!process.argv.includes('--no-build')) {
-	const build = await run(process.execPath, ['scripts/build.mjs']);
-	if (build.code !== 0) {
-		console.error('Build failed.');
-		process.exit(1);
-	}
-}
-
-for (const tier of ['unit', 'protocol']) {
-	if (!tiers.includes(tier)) {
-		continue;
-	}
+async function nodeTier(tier) {
 	if (tier === 'protocol') {
 		// Real agents from npm (protocol/realAgents.test.ts), installed once into the test cache.
 		await (realAgentsInstall ??= installRealAgents());
 	}
+	const t = Date.now();
 	const dir = join('out', 'test', tier);
 	const { code, out } = await run(process.execPath, ['--test', '--test-reporter=tap', dir], { capture: true });
 	// TAP: the failing tests' titles (`not ok N - title`), nested ones indented.
 	const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
-	record(tier, nodeTestCounts(out), code, failing);
+	record(tier, tier, nodeTestCounts(out), code, failing, since(t));
 }
 
-const electron = arg('runner', ['code-server'])[0] === 'electron';
-if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv.includes('--serial')) {
-	// The in-editor runs mostly wait on the editor, so the two VS Code versions run side by side,
-	// each in a child process whose output is printed whole when it ends.
+async function startTier() {
+	const t = Date.now();
+	// Each check the script makes prints `ok   …` or `FAIL …` on stderr; its exit code says whether all passed.
+	const { code, out } = await new Promise((resolve) => {
+		const child = spawn(process.execPath, [join(root, 'test', 'start', 'twice.mjs'), `--target=${targets.includes('latest') ? 'latest' : 'min'}`], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+		let err = '';
+		child.stderr.on('data', (d) => {
+			err += d;
+			process.stderr.write(d);
+		});
+		child.on('exit', (c) => resolve({ code: c ?? 1, out: err }));
+	});
+	const count = (word) => (out.match(new RegExp(`\\] ${word} `, 'g')) ?? []).length;
+	const failing = [...out.matchAll(/\] FAIL (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
+	record('start', 'start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code, failing, since(t));
+}
+
+/**
+ * The VS Code suites of both versions side by side: a queue of (version, suite) runs, each a child
+ * process running this script for that one suite, taken by `--jobs` workers (default 3). A suite
+ * keeps about half a core busy (chat-panel: 152 s of processor in 384 s), so on two cores two
+ * workers start at once and the third once `besideDone` settles (the other tiers, which take about a
+ * core while they run). The longest runs go first, by the times the last runs took (kept beside the
+ * VS Code installs), so the workers end together. Each run's output is printed whole when it ends.
+ * @param {Promise<unknown>} besideDone
+ */
+async function vscodeChildren(besideDone) {
 	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
-	const passThrough = process.argv.slice(2).filter((a) => a.startsWith('--suite='));
-	const children = [];
+	const { cacheRoot } = await import('../test/vscode/runner/common.mjs');
+	const { suites } = await import('../test/vscode/suites.mjs');
+	const names = suites.filter(chosen).map((s) => s.name);
+	const needsRealAgents = new Set(suites.filter((s) => s.realAgents).map((s) => s.name));
+	if (names.length === 0) {
+		return;
+	}
+	// The .vsix is packed once, here, for both versions.
+	const vsix = suites.some((s) => s.vsix && chosen(s)) ? [`--vsix=${(packaged ??= await unpackVsix())}`] : [];
+	const timesFile = join(cacheRoot(), 'suite-seconds.json');
+	const lastTimes = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {};
+	// Unknown runs count as long: they go first. Ties keep the suites' order, the versions alternating.
+	const queue = names.flatMap((name) => targets.map((target) => ({ target, name }))).map((job, order) => ({ ...job, order }));
+	queue.sort((x, y) => (lastTimes[`${y.target} ${y.name}`] ?? Infinity) - (lastTimes[`${x.target} ${x.name}`] ?? Infinity) || x.order - y.order);
 	for (const target of targets) {
-		await ensureVSCode(target); // installs one at a time; the first target's tests start meanwhile
-		const resultsFile = join(mkdtempSync(join(tmpdir(), 'agent-link-results-')), 'results.json');
-		const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, ...passThrough];
-		children.push(
-			new Promise((resolve) => {
-				const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-				let out = '';
-				child.stdout.on('data', (d) => (out += d));
-				child.stderr.on('data', (d) => (out += d));
-				child.on('exit', (code) => {
-					process.stdout.write(`\n===== VS Code ${target} =====\n${out}`);
-					const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [{ tier: `vscode ${target}`, passed: 0, failed: 1, skipped: 0 }];
-					rmSync(dirname(resultsFile), { recursive: true, force: true });
-					resolve({ code, counts });
-				});
-			}),
-		);
+		await ensureVSCode(target);
 	}
-	for (const { code, counts } of await Promise.all(children)) {
-		results.push(...counts);
-		if (code !== 0 && !counts.some((c) => c.failed > 0)) {
-			results.push({ tier: 'vscode (runner)', passed: 0, failed: 1, skipped: 0 });
+	const jobs = Math.max(1, Number(arg('jobs', ['3'])[0]) || 3);
+	const times = {};
+	const worker = async () => {
+		for (let job = queue.shift(); job; job = queue.shift()) {
+			if (needsRealAgents.has(job.name)) {
+				await (realAgentsInstall ??= installRealAgents());
+			}
+			const t = Date.now();
+			const { code, counts, out } = await vscodeChild(job.target, job.name, vsix);
+			times[`${job.target} ${job.name}`] = since(t);
+			process.stdout.write(`\n===== VS Code ${job.target}: ${job.name} (${since(t)} s) =====\n${out}`);
+			slots.vscode.push(...counts);
+			if (code !== 0 && !counts.some((c) => c.failed > 0)) {
+				slots.vscode.push({ tier: `vscode ${job.target} (${job.name}: runner)`, passed: 0, failed: 1, skipped: 0 });
+			}
 		}
+	};
+	await Promise.all(Array.from({ length: jobs }, (_, i) => (i < Math.min(2, jobs) ? worker() : besideDone.then(worker, worker))));
+	// Fixed order in the summary: by version, then as suites.mjs lists them.
+	const rank = (r) => targets.findIndex((t) => r.tier.startsWith(`vscode ${t} `)) * 1000 + names.indexOf(r.tier.match(/\((.+?)(?: phase \d+)?(?:: runner)?\)$/)?.[1]);
+	slots.vscode.sort((x, y) => rank(x) - rank(y));
+	try {
+		writeFileSync(timesFile, `${JSON.stringify({ ...lastTimes, ...times }, null, '\t')}\n`);
+	} catch {
+		// no cache folder to keep them in: the next run goes in the suites' order
 	}
-} else if (tiers.includes('vscode')) {
+}
+
+/** Runs one suite on one version in a child process; resolves with its exit code, rows and output. */
+function vscodeChild(target, name, vsix) {
+	const resultsFile = join(mkdtempSync(join(tmpdir(), 'agent-link-results-')), 'results.json');
+	const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, `--suite=${name}`, ...vsix];
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+		let out = '';
+		child.stdout.on('data', (d) => (out += d));
+		child.stderr.on('data', (d) => (out += d));
+		child.on('exit', (code) => {
+			const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : [{ tier: `vscode ${target} (${name})`, passed: 0, failed: 1, skipped: 0 }];
+			rmSync(dirname(resultsFile), { recursive: true, force: true });
+			resolve({ code, counts, out });
+		});
+	});
+}
+
+/** Whether a suite runs: named with --suite, picked by --changed, else every suite but the benchmarks. */
+function chosen(suite) {
+	if (only) {
+		return only.includes(suite.name);
+	}
+	return !suite.bench && (!onlyPrefixes || suiteSelected(suite.name, onlyPrefixes));
+}
+
+/** The suites of each target, one after the other, in this process. */
+async function vscodeHere() {
 	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
 	const { runTests } = await import(electron ? '../test/vscode/runner/electron.mjs' : '../test/vscode/runner/run.mjs');
 	const { suites, sharedAgents } = await import('../test/vscode/suites.mjs');
-	const only = arg('suite', undefined);
 	const node = process.execPath;
 	const fixtures = join(root, 'test', 'fixtures');
 	const ctx = {
@@ -152,16 +236,18 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 		fixtureAgent: (script, options = {}) => ({ command: node, args: [join(fixtures, 'agents', script)], env: { AGENT_LINK_FIXTURE: JSON.stringify(options) } }),
 	};
 	// Suites marked `vsix` run against the packaged extension: the .vsix is built and unpacked, and
-	// VS Code loads what a user installs, not this repository.
-	const fromVsix = async () => (packaged ??= await unpackVsix());
+	// VS Code loads what a user installs, not this repository (--vsix: unpacked already, by the parent).
+	const given = arg('vsix', undefined)?.[0];
+	const fromVsix = async () => given ?? (packaged ??= await unpackVsix());
 	for (const target of targets) {
 		if (!electron) {
 			await ensureVSCode(target);
 		}
-		for (const suite of suites.filter((s) => (only ? only.includes(s.name) : !s.bench))) {
+		for (const suite of suites.filter(chosen)) {
 			if (suite.realAgents) {
 				await (realAgentsInstall ??= installRealAgents());
 			}
+			const suiteStarted = Date.now();
 			const scratch = mkdtempSync(join(tmpdir(), 'agent-link-it-'));
 			// Spaces in the path on purpose: every path the extension handles must survive them.
 			const workspace = join(scratch, 'workspace with space');
@@ -175,6 +261,7 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 			const userSettings = { 'agentLink.registry.url': '', 'agentLink.nes.agent': '', ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
 			const phases = suite.phases ?? 1;
 			for (let phase = 1; phase <= phases; phase++) {
+				const phaseStarted = Date.now();
 				const resultsFile = join(scratch, `results-${phase}.json`);
 				const label = `vscode ${target} (${suite.name}${phases > 1 ? ` phase ${phase}` : ''})`;
 				let code;
@@ -197,28 +284,56 @@ if (tiers.includes('vscode') && targets.length > 1 && !electron && !process.argv
 				}
 				const counts = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { passes: 0, failures: 0, pending: 0 };
 				const failures = counts.failed ?? (runError ? [{ title: '(the runner failed)', error: runError.split('\n').slice(0, 12).join('\n') }] : []);
-				record(label, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code, failures);
+				record('vscode', label, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code, failures, since(phase === 1 ? suiteStarted : phaseStarted));
 			}
 			rmSync(scratch, { recursive: true, force: true });
 		}
 	}
 }
 
-if (tiers.includes('start') && !electron) {
-	// Each check the script makes prints `ok   …` or `FAIL …` on stderr; its exit code says whether all passed.
-	const { code, out } = await new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(root, 'test', 'start', 'twice.mjs'), `--target=${targets.includes('latest') ? 'latest' : 'min'}`], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
-		let err = '';
-		child.stderr.on('data', (d) => {
-			err += d;
-			process.stderr.write(d);
-		});
-		child.on('exit', (c) => resolve({ code: c ?? 1, out: err }));
-	});
-	const count = (word) => (out.match(new RegExp(`\\] ${word} `, 'g')) ?? []).length;
-	const failing = [...out.matchAll(/\] FAIL (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
-	record('start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code, failing);
+// The real agents install (the first time: a minute or two) while the static checks and the build run.
+if (tiers.includes('protocol') || (tiers.includes('vscode') && (await import('../test/vscode/suites.mjs')).suites.some((s) => s.realAgents && chosen(s)))) {
+	realAgentsInstall = installRealAgents();
 }
+
+if (!process.argv.includes('--no-build') && tiers.some((t) => t !== 'static')) {
+	const t = Date.now();
+	const build = await run(process.execPath, ['scripts/build.mjs']);
+	if (build.code !== 0) {
+		console.error('Build failed.');
+		process.exit(1);
+	}
+	console.log(`Built in ${since(t)} s.`);
+}
+
+/** static, unit and protocol, one after the other, then start if `withStart`. */
+async function otherTiers(withStart) {
+	if (tiers.includes('static')) {
+		await staticTier();
+	}
+	for (const tier of ['unit', 'protocol']) {
+		if (tiers.includes(tier)) {
+			await nodeTier(tier);
+		}
+	}
+	if (withStart && tiers.includes('start') && !electron) {
+		await startTier();
+	}
+}
+
+if (vscodeInChildren) {
+	const beside = otherTiers(true);
+	await Promise.all([vscodeChildren(beside), beside]);
+} else {
+	await otherTiers(false);
+	if (tiers.includes('vscode')) {
+		await vscodeHere();
+	}
+	if (tiers.includes('start') && !electron) {
+		await startTier();
+	}
+}
+results.push(...slots.static, ...slots.unit, ...slots.protocol, ...slots.vscode, ...slots.start);
 
 /** Makes `folders` in `dir` and a .code-workspace file there that lists them, in that order; returns the file's path. */
 function multiRootWorkspace(dir, folders) {
@@ -283,10 +398,11 @@ if (digest.length > 0) {
 
 console.log('\nTests by tier:');
 for (const r of results) {
-	console.log(`  ${r.tier.padEnd(36)} ${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+	const took = r.seconds !== undefined ? `${String(r.seconds).padStart(5)} s  ` : ' '.repeat(9);
+	console.log(`  ${r.tier.padEnd(36)} ${took}${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 const skipped = results.reduce((n, r) => n + r.skipped, 0);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''} in ${since(startedAt)} s`);
 process.exit(failed > 0 || results.length === 0 ? 1 : 0);

@@ -88,12 +88,19 @@ function realAgentDefinitions(ctx) {
 export const LEDGER = Array.from({ length: 12 }, (_, i) => `entry ${i + 1}: ${(i + 1) * 10}\n`).join('');
 export const LEDGER_EDITED = LEDGER.replace('entry 2: 20', 'entry 2: 25').replace('entry 6: 60', 'entry 6: 65').replace('entry 10: 100', 'entry 10: 105');
 
+/** The file chat-panel's side-by-side test writes in the workspace once both turns run (its agents' go-ahead). */
+const SIDE_BY_SIDE_GO = '.chat-side-by-side-go';
+
 function chatPanelAgents(ctx) {
 	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 	return {
-		// Long enough for chat B's agent to start and its prompt to be sent meanwhile on a busy machine (the two stream side by side).
+		// Two agents whose turns take a while (habits.test.ts).
 		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 6000 }, text(' A two.')] }),
 		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
+		// The two chats of the side-by-side test: each turn waits for the test's go-ahead (a file), so both are running at
+		// once however long chat B's agent takes to start on a busy machine.
+		'Chat Side A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitForFile: join(ctx.workspace, SIDE_BY_SIDE_GO) }, text(' A two.')] }),
+		'Chat Side B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitForFile: join(ctx.workspace, SIDE_BY_SIDE_GO) }, text(' B two.')] }),
 		'Chat Long': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('Thinking hard.'), { waitMs: 60_000 }, text(' Never reached.')] }),
 		// A 300-message conversation replayed in one turn, and an answer of 400 paragraphs in one chunk (longChat.test.ts).
 		'Chat Many': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ conversation: { count: 150, user: 'A question.', agent: 'An answer with `code` and a list:\n\n- one\n- two' } }] }),
@@ -137,10 +144,11 @@ function chatPanelAgents(ctx) {
 		'Chat Notify': ctx.fixtureAgent('well-behaved.mjs', {
 			chatTurn: [
 				text('Working.'),
-				{ waitMs: 2500 },
+				// The test's go-aheads (files it writes once the chat is out of sight), not timers it could lose to.
+				{ waitForFile: join(ctx.workspace, '.chat-notify-go-1') },
 				{ sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'Run the tests', kind: 'execute', status: 'pending', content: [{ type: 'terminal', terminalId: 'term-1' }] },
 				{ permission: { toolCall: { toolCallId: 'run-1', title: 'Run the tests' }, options: [{ optionId: 'yes', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
-				{ waitMs: 2500 },
+				{ waitForFile: join(ctx.workspace, '.chat-notify-go-2') },
 				text(' All green.'),
 			],
 		}),
@@ -505,7 +513,8 @@ export const suites = [
 				'terminal.integrated.gpuAcceleration': 'off',
 				'agentLink.agents': {
 					'Chat A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: turn }),
-					'Chat B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'B here.' } }, { waitMs: 3000 }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' B done.' } }] }),
+					// Its turn goes on until the test's go-ahead (a file), however long chat A's turn takes.
+					'Chat B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'B here.' } }, { waitForFile: join(ctx.workspace, '.chat-b-go') }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' B done.' } }] }),
 					'Chat Resumes': ctx.fixtureAgent('well-behaved.mjs', { agentCapabilities: { sessionCapabilities: { resume: {} } } }),
 					'Chat Signs In': ctx.fixtureAgent('well-behaved.mjs', { chatAuthRequired: true, authMethods: [{ id: 'login', name: 'Log in' }] }),
 					'Chat Terminal Sign-in': ctx.fixtureAgent('well-behaved.mjs', {

@@ -3,6 +3,7 @@
 // prompt answered by keyboard → the turn's end; two chats with two agents streaming side by side;
 // Stop with Escape; config options and slash commands; the keybinding; screenshots in both themes.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -80,30 +81,32 @@ describe('chat panel', function () {
 		await waitUntil(() => a.nes.current !== undefined, 20_000, 'the NES session');
 		const nesPid = a.nesAgents.pid;
 		const before = a.chatController.tabKeys.length;
-		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow A');
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Side A');
 		const first = await newTab(a, before);
 		await waitForSteady(inputFocused, 'the input of chat A');
 		await type('go a', 10);
 		await press('Enter');
-		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Slow B');
+		await vscode.commands.executeCommand('agentLink.chat.new', 'Chat Side B');
 		const second = await newTab(a, before + 1);
-		await waitFor(async () => (await webviewQuery('.tab.selected .tab-agent')).texts[0] === ', Chat Slow B' && (await webviewQuery('.composer .agent-name')).texts[0] === 'Chat Slow B', 'chat B shown');
+		await waitFor(async () => (await webviewQuery('.tab.selected .tab-agent')).texts[0] === ', Chat Side B' && (await webviewQuery('.composer .agent-name')).texts[0] === 'Chat Side B', 'chat B shown');
 		await waitForSteady(inputFocused, 'the input of chat B');
 		await type('go b', 10);
 		await press('Enter');
 		const running = (key: string) => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'running';
 		await waitUntil(() => running(first) && running(second), 10_000, 'both turns running at once');
 		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').includes('B one.'), 'B streaming in its tab');
+		// Both agents hold their turns open until this go-ahead (see suites.mjs): the check above never races a timer.
+		fs.writeFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.chat-side-by-side-go'), '');
 		await waitUntil(() => !running(first) && !running(second), 20_000, 'both turns ended');
 		assert.equal(textOf(transcriptOf(a, first), 'agent'), 'A one. A two.');
 		assert.equal(textOf(transcriptOf(a, second), 'agent'), 'B one. B two.');
-		assert.deepEqual((await webviewQuery('.tab-agent')).texts.slice(-2), [', Chat Slow A', ', Chat Slow B']);
-		const pidA = a.pool.get('Chat Slow A')?.pid;
+		assert.deepEqual((await webviewQuery('.tab-agent')).texts.slice(-2), [', Chat Side A', ', Chat Side B']);
+		const pidA = a.pool.get('Chat Side A')?.pid;
 		assert.ok(pidA);
 		await a.chatController.closeTab(first);
-		await waitUntil(() => a.pool.get('Chat Slow A') === undefined, 10_000, 'Chat Slow A stopped once its only chat closed');
+		await waitUntil(() => a.pool.get('Chat Side A') === undefined, 10_000, 'Chat Side A stopped once its only chat closed');
 		assert.equal(a.chatController.tab(second)?.state, 'ready', 'the other chat goes on');
-		assert.ok(a.pool.get('Chat Slow B')?.pid, 'and its agent runs');
+		assert.ok(a.pool.get('Chat Side B')?.pid, 'and its agent runs');
 		assert.equal(a.nesAgents.pid, nesPid, 'the NES agent kept running');
 		assert.ok(a.nes.current, 'with its NES session');
 		await a.chatController.closeTab(second);

@@ -3,6 +3,7 @@
 // at cursor, opening a tool call's file, a config option changed by keyboard, notifications while
 // the chat is hidden, and the page's state surviving the view being hidden and shown.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
@@ -227,6 +228,8 @@ describe('chat panel: workflows', function () {
 		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').includes('Working.'), 'the answer streaming');
 		await vscode.commands.executeCommand('workbench.action.closeSidebar');
 		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
+		// The agent asks only now (its go-ahead, see suites.mjs): the chat is out of sight when it does.
+		fs.writeFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.chat-notify-go-1'), '');
 		await waitFor(() => notification('asks for permission: Run the tests'), 'the permission notification', 15_000);
 		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Open Chat');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again');
@@ -235,6 +238,9 @@ describe('chat panel: workflows', function () {
 		await new Promise((r) => setTimeout(r, 600));
 		await webviewClick('.permission-option', 'Allow once');
 		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden again');
+		// And the turn ends only now, out of sight.
+		fs.writeFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.chat-notify-go-2'), '');
 		await waitFor(() => notification('Chat Notify answered'), 'the turn-ended notification', 15_000);
 		await vscode.commands.executeCommand('notifications.clearAll');
 		assert.ok(idle(a, key));

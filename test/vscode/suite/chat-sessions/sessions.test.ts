@@ -2,6 +2,7 @@
 // agent, permission included; two chats with two agents streaming at once beside the NES agent;
 // stopping a turn; sign-in; an agent crash resumed or ended.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ChatSession, SessionUpdate } from '../../../../src/vscode/chat/chatSessions';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
@@ -74,6 +75,8 @@ describe('chat sessions', function () {
 		const firstPid = a.pool.get('Chat A')!.pid!;
 		await first.close();
 		await waitUntil(() => a.pool.get('Chat A') === undefined && !isAlive(firstPid), 10_000, 'Chat A stopped: nobody holds it');
+		assert.equal(second.status.kind, 'prompting', 'B still streaming');
+		fs.writeFileSync(path.join(folder(), '.chat-b-go'), ''); // B's go-ahead to finish (suites.mjs)
 		assert.equal(await secondTurn, 'end_turn');
 		assert.match(text(secondUpdates), /B here\. B done\./);
 		assert.equal(a.nesAgents.pid, nesPid, 'the NES agent kept running');

@@ -24,6 +24,8 @@ const GROUP_SIZE = 20;
 export const DRAW_BUDGET_MS = 5;
 /** How long placeholders are drawn for in one idle slice at most. */
 const IDLE_BUDGET_MS = 8;
+/** A page that is never idle (a busy machine) still gets a slice this often. */
+const IDLE_WAIT_MS = 250;
 /** How far beyond the screen entries are drawn ahead of the scroll. */
 const NEAR_PX = 1200;
 /** The space between entries (`.transcript`, `.entry-group` gap in chat.css). */
@@ -275,16 +277,19 @@ export class TranscriptView {
 		const keys = [...this.groups.keys()];
 		const center = this.center === Infinity ? keys.length - 1 : keys.indexOf(this.center);
 		let left = false;
+		let drawn = 0;
 		for (const index of outward(keys.length, Math.max(center, 0))) {
 			for (const id of this.groups.get(keys[index]!)!.ids) {
 				if (this.views.get(id)?.whole !== false) {
 					continue;
 				}
-				if (performance.now() - started >= budget) {
+				// At least one entry a slice, however short the idle time was: the drawing always gets on.
+				if (drawn > 0 && performance.now() - started >= budget) {
 					left = true;
 					break;
 				}
-				this.draw(id, started + budget);
+				this.draw(id, started + Math.max(budget, 1));
+				drawn++;
 			}
 			if (left) {
 				break;
@@ -317,7 +322,8 @@ export class TranscriptView {
 /** Runs `run` when the page is idle, with how long it may take. */
 function whenIdle(run: (budgetMs: number) => void): number {
 	if (typeof requestIdleCallback === 'function') {
-		return requestIdleCallback((deadline) => run(deadline.timeRemaining()));
+		// A slice that waited IDLE_WAIT_MS without the page going idle runs anyway, with the usual budget.
+		return requestIdleCallback((deadline) => run(deadline.didTimeout ? IDLE_BUDGET_MS : deadline.timeRemaining()), { timeout: IDLE_WAIT_MS });
 	}
 	return setTimeout(() => run(IDLE_BUDGET_MS), 50) as unknown as number;
 }

@@ -11,12 +11,14 @@
 //        --suite=main,untrusted,… (default: every suite in test/vscode/suites.mjs),
 //        --changed[=<base>] (only the tiers and suites the changes since <base>, default main, touch:
 //        scripts/changed.mjs maps files to them; --dry-run only says which),
-//        --jobs=N (VS Code suites at once, default 3: the third once the other tiers are done),
+//        --jobs=N (VS Code suites at once, default 2), --beside (the other tiers beside the VS Code
+//        suites instead of before them, and with --jobs=3 the third suite once they are done: faster on
+//        a quiet machine, but the timing-sensitive chat suites then run at a load that fails them),
 //        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet),
 //        --serial (one thing at a time: the VS Code versions one after the other, after the other tiers).
-// The build comes first; then the VS Code suites (both versions side by side, each suite in a child
-// process) run while the other tiers run beside them, filling the time the editors spend waiting
-// (a suite keeps about half a core busy). Each line of the summary says how long it took.
+// The build comes first; then static, unit and protocol; then the VS Code suites of both versions in
+// one queue, two at a time, each suite in a child process, the longest first; then start. Each line
+// of the summary says how long it took.
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -143,7 +145,7 @@ async function startTier() {
 
 /**
  * The VS Code suites of both versions side by side: a queue of (version, suite) runs, each a child
- * process running this script for that one suite, taken by `--jobs` workers (default 3). A suite
+ * process running this script for that one suite, taken by `--jobs` workers (default 2). A suite
  * keeps about half a core busy (chat-panel: 152 s of processor in 384 s), so on two cores two
  * workers start at once and the third once `besideDone` settles (the other tiers, which take about a
  * core while they run). The longest runs go first, by the times the last runs took (kept beside the
@@ -169,7 +171,7 @@ async function vscodeChildren(besideDone) {
 	for (const target of targets) {
 		await ensureVSCode(target);
 	}
-	const jobs = Math.max(1, Number(arg('jobs', ['3'])[0]) || 3);
+	const jobs = Math.max(1, Number(arg('jobs', ['2'])[0]) || 2);
 	const times = {};
 	const worker = async () => {
 		for (let job = queue.shift(); job; job = queue.shift()) {
@@ -321,9 +323,16 @@ async function otherTiers(withStart) {
 	}
 }
 
-if (vscodeInChildren) {
+if (vscodeInChildren && process.argv.includes('--beside')) {
 	const beside = otherTiers(true);
 	await Promise.all([vscodeChildren(beside), beside]);
+} else if (vscodeInChildren) {
+	// The other tiers first: beside them (eslint and tsc take a core) the chat suites' waits fail.
+	await otherTiers(false);
+	await vscodeChildren(Promise.resolve());
+	if (tiers.includes('start') && !electron) {
+		await startTier();
+	}
 } else {
 	await otherTiers(false);
 	if (tiers.includes('vscode')) {

@@ -63,7 +63,10 @@ export class TranscriptView {
 	private readonly sizes: ResizeObserver;
 	private frame: number | undefined;
 	private estimateFrame: number | undefined;
-	private idle: number | undefined;
+	/** Cancels the idle slice waiting to run. */
+	private idle: (() => void) | undefined;
+	/** An idle slice found no idle time: the page is busy, the next slices do not wait for it until all is drawn. */
+	private busy = false;
 	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
 	private sticky = true;
 
@@ -100,10 +103,9 @@ export class TranscriptView {
 			cancelAnimationFrame(this.frame);
 			this.frame = undefined;
 		}
-		if (this.idle !== undefined) {
-			cancelIdle(this.idle);
-			this.idle = undefined;
-		}
+		this.idle?.();
+		this.idle = undefined;
+		this.busy = false;
 		this.sticky = true;
 	}
 
@@ -252,7 +254,10 @@ export class TranscriptView {
 		if (this.queue.size > 0) {
 			this.frame ??= requestAnimationFrame(() => this.drawNear());
 		} else if (this.idle === undefined && this.frame === undefined) {
-			this.idle = whenIdle((budget) => this.drawIdle(budget));
+			this.idle = whenIdle(this.busy, (budget, busy) => {
+				this.busy = busy;
+				this.drawIdle(budget);
+			});
 		}
 	}
 
@@ -296,8 +301,11 @@ export class TranscriptView {
 			}
 		}
 		recordWork(started);
-		if (left) {
+		// Entries left for the next slice, or a long text that goes on in the next frame.
+		if (left || this.queue.size > 0) {
 			this.drawSoon();
+		} else {
+			this.busy = false;
 		}
 	}
 
@@ -319,19 +327,28 @@ export class TranscriptView {
 	}
 }
 
-/** Runs `run` when the page is idle, with how long it may take. */
-function whenIdle(run: (budgetMs: number) => void): number {
-	if (typeof requestIdleCallback === 'function') {
-		// A slice that waited IDLE_WAIT_MS without the page going idle runs anyway, with the usual budget.
-		return requestIdleCallback((deadline) => run(deadline.didTimeout ? IDLE_BUDGET_MS : deadline.timeRemaining()), { timeout: IDLE_WAIT_MS });
-	}
-	return setTimeout(() => run(IDLE_BUDGET_MS), 50) as unknown as number;
+interface TaskScheduler {
+	postTask(task: () => void, options: { priority: 'background'; signal: AbortSignal }): Promise<void>;
 }
 
-function cancelIdle(handle: number): void {
-	if (typeof cancelIdleCallback === 'function') {
-		cancelIdleCallback(handle);
-	} else {
-		clearTimeout(handle);
+/**
+ * Runs `run` when the page is idle, with how long it may take and whether the page was busy (no
+ * idle time came within {@link IDLE_WAIT_MS}); returns how to cancel it. Once the page was busy,
+ * the next slices run as background tasks without waiting for idle time (`busy`): on a machine
+ * that never leaves the page idle, a long chat is still drawn within seconds, a slice at a time.
+ */
+function whenIdle(busy: boolean, run: (budgetMs: number, busy: boolean) => void): () => void {
+	const scheduler = (globalThis as { scheduler?: Partial<TaskScheduler> }).scheduler;
+	if (busy && typeof scheduler?.postTask === 'function') {
+		const abort = new AbortController();
+		scheduler.postTask(() => run(IDLE_BUDGET_MS, true), { priority: 'background', signal: abort.signal }).catch(() => {});
+		return () => abort.abort();
 	}
+	if (typeof requestIdleCallback === 'function') {
+		// A slice that waited IDLE_WAIT_MS without the page going idle runs anyway, with the usual budget.
+		const handle = requestIdleCallback((deadline) => run(deadline.didTimeout ? IDLE_BUDGET_MS : deadline.timeRemaining(), deadline.didTimeout), { timeout: IDLE_WAIT_MS });
+		return () => cancelIdleCallback(handle);
+	}
+	const handle = setTimeout(() => run(IDLE_BUDGET_MS, false), busy ? 0 : 50);
+	return () => clearTimeout(handle);
 }

@@ -260,13 +260,15 @@ describe('editor tools for agents (an MCP server in every chat session)', functi
 				if (!hasBrowser()) {
 					this.skip();
 				}
-				await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder(), 'src', 'use.ts')));
+				// The file open and checked before the chat opens: the editor taking the keyboard as it
+				// shows the file is not mistaken for the chat losing it.
+				const use = vscode.Uri.file(path.join(folder(), 'src', 'use.ts'));
+				await vscode.window.showTextDocument(use);
+				await waitUntil(() => vscode.languages.getDiagnostics(use).length > 0, 60_000, 'TypeScript’s diagnostics of use.ts');
 				const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
 				assert.ok(key);
 				try {
-					const use = vscode.Uri.file(path.join(folder(), 'src', 'use.ts'));
-				await waitUntil(() => vscode.languages.getDiagnostics(use).length > 0, 60_000, 'TypeScript’s diagnostics of use.ts');
-				await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
+					await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');
 					await waitForSteady(async () => (await webviewQuery('textarea.prompt-input:focus')).count === 1, 'the input focused');
 					const prompt = 'tool get_diagnostics {"path":"src/use.ts"}';
 					await waitFor(

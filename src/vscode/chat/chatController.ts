@@ -34,6 +34,7 @@ import {
 	type WireMessage,
 } from '../../common/chat/messages';
 import { noteTurnChanges, noteWrite, type HistoryRecord } from '../../common/chat/history';
+import { PageLoadWatch } from '../../common/chat/pageLoadWatch';
 import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
 import type { FileChange } from '../../common/chat/turnFiles';
@@ -73,6 +74,7 @@ interface Page {
 	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
 	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
 	ready: boolean;
+	readonly watch: PageLoadWatch;
 }
 
 interface PendingPermission {
@@ -251,40 +253,33 @@ export class ChatController implements vscode.Disposable {
 	 * `reload`, up to {@link PAGE_RELOADS} times per showing.
 	 */
 	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>, reload: () => void): vscode.Disposable {
-		const page: Page = { webview, isVisible, revisions: new Map(), ready: false };
-		this.pages.add(page);
-		let watch: ReturnType<typeof setTimeout> | undefined;
-		const watchLoad = (reloads: number) => {
-			clearTimeout(watch);
-			watch = setTimeout(() => {
-				if (page.ready || !isVisible() || !this.pages.has(page)) {
-					return;
-				}
-				if (reloads >= PAGE_RELOADS) {
-					this.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`);
-					return;
-				}
+		const watch = new PageLoadWatch({
+			watchMs: PAGE_LOAD_WATCH_MS,
+			maxReloads: PAGE_RELOADS,
+			reload: () => {
 				this.log.warn(`Chat: the chat page did not load within ${PAGE_LOAD_WATCH_MS / 1000} s; loading it again.`);
 				reload();
-				watchLoad(reloads + 1);
-			}, PAGE_LOAD_WATCH_MS);
-		};
+			},
+			gaveUp: () => this.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`),
+		});
+		const page: Page = { webview, isVisible, revisions: new Map(), ready: false, watch };
+		this.pages.add(page);
 		if (isVisible()) {
-			watchLoad(0);
+			watch.shown();
 		}
 		const subscriptions = [
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
 			onDidChangeVisibility(() => {
 				if (!isVisible()) {
 					page.ready = false;
-					clearTimeout(watch);
-				} else if (!page.ready) {
-					watchLoad(0);
+					watch.hidden();
+				} else {
+					watch.shown();
 				}
 			}),
 		];
 		return new vscode.Disposable(() => {
-			clearTimeout(watch);
+			watch.dispose();
 			subscriptions.forEach((s) => s.dispose());
 			this.pages.delete(page);
 		});
@@ -318,6 +313,7 @@ export class ChatController implements vscode.Disposable {
 						this.log.debug(`Chat page loaded (${this.pages.size} page(s) attached).`);
 					}
 					page.ready = true;
+					page.watch.markLoaded();
 					reply = encodeResult(PageRequests.getState, id, this.stateFor(page, true));
 					break;
 				}

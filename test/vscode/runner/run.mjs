@@ -43,6 +43,10 @@ export const DEFAULT_USER_SETTINGS = {
   'workbench.tips.enabled': false,
   'chat.disableAIFeatures': true,
   'security.workspace.trust.enabled': false,
+  // No animation the tests do not look at: a steady cursor and no workbench motion keep the
+  // page from drawing frames for nothing (software rendering here), and screenshots steady.
+  'editor.cursorBlinking': 'solid',
+  'workbench.reduceMotion': 'on',
 };
 
 /** Chromium flags that work headless on these machines (root, no GPU, no internet). */
@@ -340,6 +344,8 @@ export async function runTests(options) {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: { width: 1280, height: 800 },
+      // the page's own animations (the chat's included) follow prefers-reduced-motion
+      reducedMotion: 'reduce',
       // keeps chromium's crash-report database and caches out of the home folder
       env: { ...process.env, XDG_CONFIG_HOME: path.join(tempDir, 'browser-xdg-config'), XDG_CACHE_HOME: path.join(tempDir, 'browser-xdg-cache') },
       // our own teardown handles signals (Playwright's handlers would exit the process mid-teardown)

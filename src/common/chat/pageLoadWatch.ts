@@ -1,0 +1,90 @@
+/**
+ * Watches that a chat page on screen loads. A webview that failed to load stays blank and never
+ * asks for its state: a page shown that has not asked within `watchMs` is loaded again, at most
+ * `maxReloads` times per showing, then given up on (said once). A hidden page is not watched; a
+ * page that loaded is left alone until it is hidden and shown again (its webview may be recreated).
+ *
+ * Knows nothing of webviews or VS Code: the host says when the page is shown, hidden or loaded,
+ * and is called back to reload it or to say it gave up.
+ */
+
+export interface PageLoadWatchOptions {
+	readonly watchMs: number;
+	readonly maxReloads: number;
+	/** Loads the page again; `attempt` counts from 1. */
+	readonly reload: (attempt: number) => void;
+	/** The page did not load after `maxReloads` tries. */
+	readonly gaveUp: () => void;
+	/** Timers (tests give a fake clock). */
+	readonly timers?: { set(run: () => void, ms: number): unknown; clear(handle: unknown): void };
+}
+
+const realTimers = {
+	set: (run: () => void, ms: number): unknown => setTimeout(run, ms),
+	clear: (handle: unknown): void => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export class PageLoadWatch {
+	private timer: unknown;
+	private loadedNow = false;
+	private visible = false;
+	private readonly timers: NonNullable<PageLoadWatchOptions['timers']>;
+
+	constructor(private readonly options: PageLoadWatchOptions) {
+		this.timers = options.timers ?? realTimers;
+	}
+
+	/** Whether the page has asked for its state since it was last shown. */
+	get loaded(): boolean {
+		return this.loadedNow;
+	}
+
+	/** The page is on screen (again): watched unless it has loaded. */
+	shown(): void {
+		this.visible = true;
+		if (!this.loadedNow) {
+			this.watch(0);
+		}
+	}
+
+	/** The page left the screen: not watched; shown again, it must load again. */
+	hidden(): void {
+		this.visible = false;
+		this.loadedNow = false;
+		this.stop();
+	}
+
+	/** The page asked for its state. */
+	markLoaded(): void {
+		this.loadedNow = true;
+		this.stop();
+	}
+
+	dispose(): void {
+		this.visible = false;
+		this.stop();
+	}
+
+	private watch(reloads: number): void {
+		this.stop();
+		this.timer = this.timers.set(() => {
+			this.timer = undefined;
+			if (this.loadedNow || !this.visible) {
+				return;
+			}
+			if (reloads >= this.options.maxReloads) {
+				this.options.gaveUp();
+				return;
+			}
+			this.options.reload(reloads + 1);
+			this.watch(reloads + 1);
+		}, this.options.watchMs);
+	}
+
+	private stop(): void {
+		if (this.timer !== undefined) {
+			this.timers.clear(this.timer);
+			this.timer = undefined;
+		}
+	}
+}

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PageLoadWatch } from '../../src/common/chat/pageLoadWatch';
+
+/** A watch on a fake clock: `advance` runs the timers due; the calls it made are counted. */
+function watched(maxReloads = 2) {
+	let now = 0;
+	let next = 1;
+	const timers = new Map<number, { at: number; run: () => void }>();
+	const calls = { reloads: [] as number[], gaveUp: 0 };
+	const watch = new PageLoadWatch({
+		watchMs: 5000,
+		maxReloads,
+		reload: (attempt) => calls.reloads.push(attempt),
+		gaveUp: () => calls.gaveUp++,
+		timers: {
+			set: (run, ms) => {
+				timers.set(next, { at: now + ms, run });
+				return next++;
+			},
+			clear: (handle) => timers.delete(handle as number),
+		},
+	});
+	const advance = (ms: number) => {
+		const until = now + ms;
+		for (;;) {
+			const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((x, y) => x[1].at - y[1].at)[0];
+			if (!due) {
+				break;
+			}
+			timers.delete(due[0]);
+			now = due[1].at;
+			due[1].run();
+		}
+		now = until;
+	};
+	return { watch, calls, advance, pending: () => timers.size };
+}
+
+describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
+	it('loads a page on screen again when it has not asked for its state within 5 s, twice at most, then gives up once', () => {
+		const { watch, calls, advance, pending } = watched();
+		watch.shown();
+		advance(4999);
+		assert.deepEqual(calls.reloads, [], 'not before 5 s');
+		advance(1);
+		assert.deepEqual(calls.reloads, [1], 'loaded again after 5 s');
+		advance(5000);
+		assert.deepEqual(calls.reloads, [1, 2], 'and once more');
+		advance(60_000);
+		assert.deepEqual(calls.reloads, [1, 2], 'twice at most');
+		assert.equal(calls.gaveUp, 1, 'then it says so, once');
+		assert.equal(pending(), 0, 'and stops watching');
+	});
+
+	it('never reloads a page that has loaded, until it is hidden and shown again', () => {
+		const { watch, calls, advance } = watched();
+		watch.shown();
+		advance(3000);
+		watch.markLoaded();
+		assert.equal(watch.loaded, true);
+		advance(60_000);
+		assert.deepEqual(calls.reloads, []);
+		watch.shown(); // shown again while loaded (another view took the screen and gave it back): still loaded
+		advance(60_000);
+		assert.deepEqual(calls.reloads, []);
+		watch.hidden();
+		assert.equal(watch.loaded, false, 'a hidden page loses its content');
+		watch.shown();
+		advance(5000);
+		assert.deepEqual(calls.reloads, [1], 'shown again, it must load again');
+	});
+
+	it('does not watch a hidden page, and counts its tries again from the start when it is shown again', () => {
+		const { watch, calls, advance, pending } = watched();
+		watch.shown();
+		advance(10_000);
+		assert.deepEqual(calls.reloads, [1, 2]);
+		watch.hidden();
+		assert.equal(pending(), 0);
+		advance(60_000);
+		assert.deepEqual(calls.reloads, [1, 2], 'nothing while hidden');
+		watch.shown();
+		advance(5000);
+		assert.deepEqual(calls.reloads, [1, 2, 1], 'watched again once shown, its tries counted anew');
+		watch.hidden();
+		advance(5000);
+		watch.shown();
+		advance(4000);
+		assert.deepEqual(calls.reloads, [1, 2, 1], 'the watch starts over when shown');
+	});
+
+	it('stops when disposed', () => {
+		const { watch, calls, advance, pending } = watched();
+		watch.shown();
+		watch.dispose();
+		assert.equal(pending(), 0);
+		advance(60_000);
+		assert.deepEqual(calls.reloads, []);
+		assert.equal(calls.gaveUp, 0);
+	});
+});

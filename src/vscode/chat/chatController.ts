@@ -29,11 +29,11 @@ import {
 	type ChatState,
 	type Mention,
 	type ParamsOf,
-	type PageCommands,
 	type Tab,
 	type WireMessage,
 } from '../../common/chat/messages';
 import { noteTurnChanges, noteWrite, type HistoryRecord } from '../../common/chat/history';
+import { runPageCommand, type PageCommandHandlers } from '../../common/chat/pageCommands';
 import { PageLoadWatch } from '../../common/chat/pageLoadWatch';
 import { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
@@ -51,6 +51,7 @@ import type { TurnChanges } from './turnChanges';
 import type { ExtensionLog } from '../log';
 import { newHistoryId, type ChatHistory } from './chatHistory';
 import { CannotContinueError, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
+import { openLocation, pageCommandHandlers, type ChatCommandHost } from './pageCommandHandlers';
 import { sessionAbilities } from './sessionAbilities';
 import type { ChatTerminals } from './terminals';
 import type { OpenCtxFeature } from '../openctx/feature';
@@ -154,6 +155,8 @@ let nextRequestId = 1;
 
 export class ChatController implements vscode.Disposable {
 	private readonly tabs = new Map<string, ChatTab>();
+	/** What the page's commands do. */
+	private readonly commands: PageCommandHandlers = pageCommandHandlers(this.commandHost());
 	private readonly pages = new Set<Page>();
 	private selected: string | undefined;
 	private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -298,7 +301,7 @@ export class ChatController implements vscode.Disposable {
 			void this.answer(page, message.id, message.method, message.params);
 			return;
 		}
-		this.run(message.method, message.params).catch((error: unknown) => {
+		runPageCommand(this.commands, message.method, message.params).catch((error: unknown) => {
 			this.log.error(`Chat: ${message.method} failed: ${errorMessage(error)}`);
 			this.notice('error', errorMessage(error), 'sessionKey' in (message.params as object) ? (message.params as { sessionKey: string }).sessionKey : undefined);
 		});
@@ -353,138 +356,76 @@ export class ChatController implements vscode.Disposable {
 		}
 	}
 
-	private async run(method: string, params: unknown): Promise<void> {
-		type P<K extends keyof typeof PageCommands> = ParamsOf<(typeof PageCommands)[K]>;
-		switch (method) {
-			case 'chat/newChat': {
-				const p = params as P<'newChat'>;
-				const key = await this.newChat(p.agentId !== undefined ? { agentName: p.agentId } : { pick: p.pick === true });
-				if (key !== undefined) {
-					this.focusInput();
-				}
-				return;
-			}
-			case 'chat/sendPrompt': {
-				const p = params as P<'sendPrompt'>;
-				await this.sendPrompt(p.sessionKey, p.text, p.attachments);
-				return;
-			}
-			case 'chat/cancel':
-				this.tabs.get((params as P<'cancel'>).sessionKey)?.session?.cancel();
-				return;
-			case 'chat/answerPermission': {
-				const p = params as P<'answerPermission'>;
-				this.answerPermission(p.sessionKey, p.requestId, p.optionId);
-				return;
-			}
-			case 'chat/setConfigOption': {
-				const p = params as P<'setConfigOption'>;
-				const tab = this.requireTab(p.sessionKey);
-				const options = await this.requireSession(tab).setConfigOption(p.configId, p.value);
-				this.apply(tab, { type: 'session_setup', configOptions: options });
-				return;
-			}
-			case 'chat/setMode': {
-				const p = params as P<'setMode'>;
-				const tab = this.requireTab(p.sessionKey);
-				await this.requireSession(tab).setMode(p.modeId);
-				this.apply(tab, { type: 'update', update: { sessionUpdate: 'current_mode_update', currentModeId: p.modeId } });
-				return;
-			}
-			case 'chat/selectTab':
-				this.select((params as P<'selectTab'>).sessionKey);
-				return;
-			case 'chat/closeTab':
-				await this.closeTab((params as P<'closeTab'>).sessionKey);
-				return;
-			case 'chat/reviewFile': {
-				const p = params as P<'reviewFile'>;
-				this.requireTab(p.sessionKey);
-				await (this.files ? this.files.changes.review(vscode.Uri.file(p.path)) : openLocation(p.path, undefined));
-				return;
-			}
-			case 'chat/keepChanges':
-			case 'chat/undoChanges': {
-				const p = params as P<'keepChanges'>;
-				const tab = this.requireTab(p.sessionKey);
-				const uri = p.path !== undefined ? vscode.Uri.file(p.path) : undefined;
-				await (method === 'chat/keepChanges' ? this.files?.changes.keep(tab.key, uri) : this.files?.changes.undo(tab.key, uri));
-				return;
-			}
-			case 'chat/undoTurn': {
-				const p = params as P<'undoTurn'>;
-				await this.askUndo(this.requireTab(p.sessionKey), p.turnId);
-				return;
-			}
-			case 'chat/answerUndoTurn': {
-				const p = params as P<'answerUndoTurn'>;
-				const tab = this.requireTab(p.sessionKey);
-				tab.undoAsk = undefined;
-				this.broadcastState();
-				if (p.undo) {
-					await this.files?.checkpoints?.undo(tab.key, p.turnId);
-				}
-				return;
-			}
-			case 'chat/setFollow': {
-				const p = params as P<'setFollow'>;
-				const tab = this.requireTab(p.sessionKey);
-				tab.follow = p.on;
-				this.broadcastState();
-				return;
-			}
-			case 'chat/showChat':
+	/** What the page's commands do, over this controller's chats (pageCommandHandlers.ts). */
+	private commandHost(): ChatCommandHost {
+		const tabOf = (key: string) => this.requireTab(key);
+		return {
+			newChat: (options) => this.newChat(options),
+			continueInNewChat: (key) => this.continueInNewChat(key),
+			showChat: async () => {
 				await this.reveal();
 				this.focusInput();
-				return;
-			case 'chat/openHistory':
-				await vscode.commands.executeCommand('agentLink.chat.history');
-				return;
-			case 'chat/continueInNewChat': {
-				const key = await this.continueInNewChat((params as P<'continueInNewChat'>).sessionKey);
-				if (key !== undefined) {
-					this.focusInput();
-				}
-				return;
-			}
-			case 'chat/openLocation': {
-				const p = params as P<'openLocation'>;
-				await openLocation(p.path, p.line);
-				return;
-			}
-			case 'chat/copy':
-				await vscode.env.clipboard.writeText((params as P<'copy'>).code);
-				return;
-			case 'chat/insertAtCursor':
-				await this.insertAtCursor((params as P<'insertAtCursor'>).code);
-				return;
-			case 'chat/openTerminal': {
-				const p = params as P<'openTerminal'>;
-				const tab = this.requireTab(p.sessionKey);
-				// Named after the tool call that shows it.
-				const call = tab.transcript.snapshot().entries.find((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === p.terminalId));
-				this.terminals.open(this.requireSession(tab), p.terminalId, `${tab.agentName}${call?.kind === 'tool_call' ? `: ${call.title.slice(0, 60)}` : ''}`);
-				return;
-			}
-			case 'chat/authenticate': {
+			},
+			focusInput: () => this.focusInput(),
+			sendPrompt: (key, text, attachments) => this.sendPrompt(key, text, attachments),
+			cancel: (key) => this.tabs.get(key)?.session?.cancel(),
+			answerPermission: (key, requestId, optionId) => this.answerPermission(key, requestId, optionId),
+			setConfigOption: async (key, configId, value) => {
+				const tab = tabOf(key);
+				this.apply(tab, { type: 'session_setup', configOptions: await this.requireSession(tab).setConfigOption(configId, value) });
+			},
+			setMode: async (key, modeId) => {
+				const tab = tabOf(key);
+				await this.requireSession(tab).setMode(modeId);
+				this.apply(tab, { type: 'update', update: { sessionUpdate: 'current_mode_update', currentModeId: modeId } });
+			},
+			authenticate: (key, methodId) => {
 				// Sign-in is asked for by session/new or session/prompt (chatSessions.ts), which wait for this answer.
-				const p = params as P<'authenticate'>;
-				const tab = this.requireTab(p.sessionKey);
-				const method = tab.signIn?.methods.find((m) => m.id === p.methodId);
+				const tab = tabOf(key);
+				const method = tab.signIn?.methods.find((m) => m.id === methodId);
 				if (!method) {
-					throw new Error(`${tab.agentName} offers no sign-in method "${p.methodId}" now.`);
+					throw new Error(`${tab.agentName} offers no sign-in method "${methodId}" now.`);
 				}
 				this.endSignIn(tab, method);
-				return;
-			}
-			case 'chat/dismissSignIn': {
-				const tab = this.tabs.get((params as P<'dismissSignIn'>).sessionKey);
+			},
+			dismissSignIn: (key) => {
+				const tab = this.tabs.get(key);
 				if (tab) {
 					this.endSignIn(tab, undefined);
 				}
-				return;
-			}
-		}
+			},
+			select: (key) => this.select(key),
+			closeTab: (key) => this.closeTab(key),
+			reviewFile: async (key, file) => {
+				tabOf(key);
+				await (this.files ? this.files.changes.review(vscode.Uri.file(file)) : openLocation(file, undefined));
+			},
+			settleChanges: async (key, file, keep) => {
+				const tab = tabOf(key);
+				const uri = file !== undefined ? vscode.Uri.file(file) : undefined;
+				await (keep ? this.files?.changes.keep(tab.key, uri) : this.files?.changes.undo(tab.key, uri));
+			},
+			askUndoTurn: (key, turnId) => this.askUndo(tabOf(key), turnId),
+			answerUndoTurn: async (key, turnId, undo) => {
+				const tab = tabOf(key);
+				tab.undoAsk = undefined;
+				this.broadcastState();
+				if (undo) {
+					await this.files?.checkpoints?.undo(tab.key, turnId);
+				}
+			},
+			setFollow: (key, on) => {
+				tabOf(key).follow = on;
+				this.broadcastState();
+			},
+			insertAtCursor: (code) => this.insertAtCursor(code),
+			openTerminal: (key, terminalId) => {
+				const tab = tabOf(key);
+				// Named after the tool call that shows it.
+				const call = tab.transcript.snapshot().entries.find((e) => e.kind === 'tool_call' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId));
+				this.terminals.open(this.requireSession(tab), terminalId, `${tab.agentName}${call?.kind === 'tool_call' ? `: ${call.title.slice(0, 60)}` : ''}`);
+			},
+		};
 	}
 
 	// --- Files the agents read and changed ---
@@ -1301,14 +1242,6 @@ async function pickFolder(): Promise<string | undefined> {
 }
 
 /** Opens a file a tool call names, at its (1-based) line. */
-async function openLocation(file: string, line: number | undefined): Promise<void> {
-	if (!path.isAbsolute(file)) {
-		throw new Error(`${file} is not an absolute path.`);
-	}
-	const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-	await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(position, position), preview: true });
-}
-
 /**
  * What `@query` can mention: files and folders whose workspace-relative path holds the query's
  * characters in order (a fuzzy match), best first, then the workspace symbols the language

@@ -27,7 +27,6 @@ import {
 	type AgentStatus,
 	type Attachment,
 	type ChatState,
-	type Mention,
 	type ParamsOf,
 	type Tab,
 	type WireMessage,
@@ -49,19 +48,18 @@ import type { AgentChanges } from './review';
 import type { Checkpoints } from './checkpoints';
 import type { TurnChanges } from './turnChanges';
 import type { ExtensionLog } from '../log';
-import { newHistoryId, type ChatHistory } from './chatHistory';
+import type { ChatHistory } from './chatHistory';
 import { CannotContinueError, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
+import { ChatTab } from './chatTab';
+import { TabSaver, storedTab } from './tabStore';
+import { promptBlocks } from './promptBlocks';
+import { searchMentions } from './mentions';
 import { openLocation, pageCommandHandlers, type ChatCommandHost } from './pageCommandHandlers';
-import { sessionAbilities } from './sessionAbilities';
 import type { ChatTerminals } from './terminals';
 import type { OpenCtxFeature } from '../openctx/feature';
 
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
-/** How often a changing transcript is written to the history at most (a turn's end is written at once). */
-const SAVE_INTERVAL_MS = 2000;
-/** The same while an answer streams: the whole transcript is written each time, and the turn's end comes soon. */
-const SAVE_INTERVAL_STREAMING_MS = 10_000;
 
 /** How long a page on screen has to ask for the state before it is loaded again. */
 export const PAGE_LOAD_WATCH_MS = 5000;
@@ -76,78 +74,6 @@ interface Page {
 	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
 	ready: boolean;
 	readonly watch: PageLoadWatch;
-}
-
-interface PendingPermission {
-	readonly resolve: (outcome: PermissionOutcome) => void;
-}
-
-/** One chat tab: its session (once `session/new` answered) and its transcript. */
-class ChatTab {
-	state: Tab['state'] = 'starting';
-	detail: string | undefined;
-	session: ChatSession | undefined;
-	transcript = new Transcript();
-	readonly permissions = new Map<string, PendingPermission>();
-	readonly disposables: vscode.Disposable[] = [];
-	closed = false;
-	/** The agent asked for sign-in: its methods, shown in the chat, and the answer the chooser waits for. */
-	signIn: { readonly methods: readonly AuthMethod[]; readonly resolve: (method: AuthMethod | undefined) => void; readonly previous: Tab['state'] } | undefined;
-	/** Files the agent changed, not yet kept or undone (AgentChanges). */
-	changes: Tab['changes'] = [];
-	/** The turns with a checkpoint (Undo this turn), and the question Undo this turn asks. */
-	turns: Tab['turns'] = [];
-	undoAsk: Tab['undoAsk'];
-	/** Files whose content the agent changed (its writes, the turns' changes), for the history (noteWrite, noteTurnChanges). */
-	readonly changedFiles = new Set<string>();
-	follow = false;
-	/** Settles when `session/new` has answered or failed (a prompt sent meanwhile waits for it). */
-	started: Promise<void> = Promise.resolve();
-	/** The chat's record in the history. */
-	historyId = newHistoryId();
-	createdAt = Date.now();
-	/** A chat from history: the agent's session it goes on with, and how it could when it was stored. */
-	stored: { readonly sessionId: string | undefined; readonly continueWith: HistoryRecord['continueWith'] } | undefined;
-	/** The transcript drawn from the history stays: what `session/load` replays is not drawn again. */
-	keepStored = false;
-	/** What the input starts with (a new chat going on from a read-only one). */
-	seed: Tab['seed'];
-	saveTimer: ReturnType<typeof setTimeout> | undefined;
-	/** The transcript, at its revision, and how many changed files, last written to the history: not written again unchanged. */
-	saved: { readonly transcript: Transcript; readonly revision: number; readonly files: number } | undefined;
-
-	constructor(
-		readonly key: string,
-		readonly agentName: string,
-		readonly cwd: string,
-	) {}
-
-	toWire(): Tab {
-		const caps = this.session?.agent?.initialized.agentCapabilities?.promptCapabilities as { image?: unknown; audio?: unknown; embeddedContext?: unknown } | undefined;
-		return {
-			sessionKey: this.key,
-			agentId: this.agentName,
-			agentName: this.agentName,
-			state: this.state,
-			...(this.detail !== undefined ? { detail: this.detail } : {}),
-			...(this.signIn
-				? {
-						authMethods: this.signIn.methods.map((m) => ({
-							id: m.id,
-							name: m.name,
-							...(m.description ? { description: m.description } : {}),
-							...(m.type !== undefined ? { type: m.type } : {}),
-						})),
-					}
-				: {}),
-			promptCapabilities: { image: caps?.image === true, audio: caps?.audio === true, embeddedContext: caps?.embeddedContext === true },
-			...(this.changes?.length ? { changes: this.changes } : {}),
-			...(this.turns?.length ? { turns: this.turns } : {}),
-			...(this.undoAsk ? { undoAsk: this.undoAsk } : {}),
-			...(this.follow ? { follow: true } : {}),
-			...(this.seed ? { seed: this.seed } : {}),
-		};
-	}
 }
 
 let nextTabKey = 1;
@@ -172,6 +98,8 @@ export class ChatController implements vscode.Disposable {
 	private disposing = false;
 	/** Tabs from history being taken up again with their agents. */
 	private readonly continuing = new Set<ChatTab>();
+	/** Writes the tabs to the history. */
+	private readonly saver: TabSaver;
 	/** Settles once the tabs of the last window are open again. */
 	readonly restored: Promise<void>;
 
@@ -189,6 +117,7 @@ export class ChatController implements vscode.Disposable {
 		/** OpenCtx providers: their mentions in the @-picker, their items in prompts. */
 		private readonly openctx?: OpenCtxFeature,
 	) {
+		this.saver = new TabSaver(history);
 		if (files) {
 			this.disposables.push(
 				files.access.onDidWrite((write) => {
@@ -475,7 +404,7 @@ export class ChatController implements vscode.Disposable {
 		if (tab && this.files?.checkpoints) {
 			tab.turns = this.files.checkpoints.turns(key);
 			this.broadcastState();
-			this.saveSoon(tab);
+			this.saver.soon(tab);
 		}
 	}
 
@@ -605,25 +534,9 @@ export class ChatController implements vscode.Disposable {
 		return tab.key;
 	}
 
-	/** A tab for a stored chat, its transcript read from the history. */
+	/** A tab for a stored chat, its transcript read from the history (the tab of that chat when one was opened meanwhile). */
 	private async addStoredTab(record: HistoryRecord): Promise<ChatTab> {
-		const tab = new ChatTab(`tab-${nextTabKey++}`, record.agentName, record.cwd);
-		tab.historyId = record.id;
-		tab.createdAt = record.createdAt;
-		tab.stored = { sessionId: record.sessionId, continueWith: record.continueWith };
-		record.changedFiles.forEach((file) => tab.changedFiles.add(file));
-		const snapshot = await this.history.readTranscript(record.id);
-		if (snapshot) {
-			tab.transcript = Transcript.restore(snapshot);
-			tab.saved = { transcript: tab.transcript, revision: tab.transcript.revision, files: tab.changedFiles.size };
-		}
-		if (record.sessionId !== undefined && record.continueWith) {
-			tab.state = 'stored';
-			tab.detail = snapshot ? undefined : 'The stored transcript could not be read; the conversation can still go on.';
-		} else {
-			tab.state = 'read_only';
-			tab.detail = `${record.agentName} cannot take a conversation up again (it offers neither session/resume nor session/load).`;
-		}
+		const tab = await storedTab(`tab-${nextTabKey++}`, record, this.history);
 		const existing = this.tabByHistory(record.id);
 		if (existing) {
 			return existing; // opened meanwhile
@@ -668,7 +581,7 @@ export class ChatController implements vscode.Disposable {
 					this.apply(tab, { type: 'agent_restarted', resumed: true, reason: `Taken up again from the history (session/${session.continuedWith ?? 'resume'}).` });
 				}
 				this.apply(tab, { type: 'session_setup', modes: session.setup.modes ?? null, configOptions: session.setup.configOptions ?? null });
-				this.saveSoon(tab, true);
+				this.saver.soon(tab, true);
 			} catch (error) {
 				this.makeReadOnly(tab, error instanceof CannotContinueError ? `${error.message} This conversation is read-only.` : `${tab.agentName} could not go on with this conversation: ${errorMessage(error)}`);
 			} finally {
@@ -694,7 +607,7 @@ export class ChatController implements vscode.Disposable {
 	 */
 	async continueInNewChat(key: string): Promise<string | undefined> {
 		const tab = this.requireTab(key);
-		await this.saveNow(tab);
+		await this.saver.now(tab);
 		const file = await this.history.exportMarkdown(tab.historyId);
 		const title = tab.transcript.snapshot().session.title ?? 'an earlier chat';
 		const text = `Let us go on from the earlier chat "${title}"${file ? '; its transcript is attached' : ''}. `;
@@ -719,49 +632,9 @@ export class ChatController implements vscode.Disposable {
 		void this.history.setOpenTabs({ ids: tabs.map((t) => t.historyId), ...(selected !== undefined ? { selected } : {}) }).catch((error: unknown) => this.log.warn(`Chat: the open tabs could not be kept: ${errorMessage(error)}`));
 	}
 
-	/** Writes the tab to the history soon (at once with `now`); a tab with nothing in it yet is not kept. */
-	private saveSoon(tab: ChatTab, now = false): void {
-		if (now) {
-			void this.saveNow(tab);
-			return;
-		}
-		tab.saveTimer ??= setTimeout(() => void this.saveNow(tab), tab.session?.status.kind === 'prompting' ? SAVE_INTERVAL_STREAMING_MS : SAVE_INTERVAL_MS);
-	}
-
-	private async saveNow(tab: ChatTab): Promise<void> {
-		if (tab.saveTimer) {
-			clearTimeout(tab.saveTimer);
-			tab.saveTimer = undefined;
-		}
-		const transcript = tab.transcript;
-		if (transcript.size === 0 || (tab.saved?.transcript === transcript && tab.saved.revision === transcript.revision && tab.saved.files === tab.changedFiles.size)) {
-			return;
-		}
-		tab.saved = { transcript, revision: transcript.revision, files: tab.changedFiles.size };
-		const snapshot = transcript.snapshot();
-		const sessionId = tab.session?.sessionId ?? tab.stored?.sessionId;
-		const continueWith = tab.session ? sessionAbilities(tab.session.agent).continueWith : tab.stored?.continueWith;
-		const title = snapshot.session.title;
-		await this.history.save(
-			{
-				id: tab.historyId,
-				agentName: tab.agentName,
-				...(sessionId !== undefined ? { sessionId } : {}),
-				cwd: tab.cwd,
-				...(title !== undefined ? { title } : {}),
-				createdAt: tab.createdAt,
-				updatedAt: Date.now(),
-				entries: snapshot.entries.length,
-				changedFiles: [...tab.changedFiles],
-				...(continueWith ? { continueWith } : {}),
-			},
-			snapshot,
-		);
-	}
-
 	/** Writes every tab with changes not yet stored, and waits for the history's writes (deactivation). */
 	async flushHistory(): Promise<void> {
-		await Promise.all([...this.tabs.values()].filter((t) => t.saveTimer !== undefined).map((t) => this.saveNow(t)));
+		await Promise.all([...this.tabs.values()].filter((t) => t.saveTimer !== undefined).map((t) => this.saver.now(t)));
 		await this.history.flush();
 	}
 
@@ -849,7 +722,7 @@ export class ChatController implements vscode.Disposable {
 			return;
 		}
 		tab.closed = true;
-		const saved = this.saveNow(tab);
+		const saved = this.saver.now(tab);
 		const keys = [...this.tabs.keys()];
 		this.tabs.delete(key);
 		if (this.selected === key) {
@@ -915,60 +788,15 @@ export class ChatController implements vscode.Disposable {
 		}
 	}
 
-	/** The prompt's content blocks: the text, then each attachment as the agent accepts it. */
-	private async promptBlocks(tab: ChatTab, text: string, attachments: readonly Attachment[]): Promise<ContentBlock[]> {
-		const caps = tab.toWire().promptCapabilities;
-		const blocks: ContentBlock[] = [];
-		if (text.length > 0) {
-			blocks.push({ type: 'text', text });
-		}
-		for (const attachment of attachments) {
-			if (attachment.type === 'image') {
-				if (caps.image) {
-					blocks.push({ type: 'image', mimeType: attachment.mimeType, data: attachment.data });
-				} else {
-					this.notice('warning', `${tab.agentName} does not accept images, so the image was not sent.`, tab.key);
-				}
-				continue;
-			}
-			if (attachment.type === 'openctx') {
-				blocks.push(...(await this.openctxBlocks(tab, text, attachment, caps.embeddedContext)));
-				continue;
-			}
-			const uri = vscode.Uri.file(attachment.path);
-			const name = attachment.type === 'symbol' ? attachment.name : path.basename(attachment.path);
-			const lines = attachment.type === 'folder' ? undefined : attachment.lines;
-			const linked = lines ? uri.with({ fragment: `L${lines.start}-${lines.end}` }).toString() : uri.toString();
-			if (attachment.type !== 'folder' && caps.embeddedContext) {
-				try {
-					const document = await vscode.workspace.openTextDocument(uri);
-					const range = lines ? new vscode.Range(lines.start - 1, 0, lines.end, 0) : undefined;
-					blocks.push({ type: 'resource', resource: { uri: linked, text: document.getText(range), mimeType: 'text/plain' } });
-					continue;
-				} catch (error) {
-					this.log.warn(`Chat: ${attachment.path} could not be read, sent as a link: ${errorMessage(error)}`);
-				}
-			}
-			blocks.push({ type: 'resource_link', uri: linked, name });
-		}
-		return blocks;
-	}
-
-	/**
-	 * An OpenCtx mention's items (or, for a message suggestion the user kept, the items for the
-	 * message), as the OpenCtx feature makes them into blocks. A provider that fails is said in the
-	 * chat; the prompt goes without it.
-	 */
-	private async openctxBlocks(tab: ChatTab, text: string, attachment: Extract<Attachment, { type: 'openctx' }>, embedded: boolean): Promise<ContentBlock[]> {
-		if (!this.openctx) {
-			return [];
-		}
-		try {
-			return await this.openctx.promptBlocks(attachment, text, embedded);
-		} catch (error) {
-			this.notice('warning', `OpenCtx: "${attachment.title}" was not sent: ${errorMessage(error)}`, tab.key);
-			return [];
-		}
+	/** The prompt's content blocks (promptBlocks.ts): a warning in the chat for what the agent cannot take. */
+	private promptBlocks(tab: ChatTab, text: string, attachments: readonly Attachment[]): Promise<ContentBlock[]> {
+		return promptBlocks(text, attachments, {
+			agentName: tab.agentName,
+			accepts: tab.toWire().promptCapabilities,
+			openctx: this.openctx,
+			warn: (message) => this.notice('warning', message, tab.key),
+			log: this.log,
+		});
 	}
 
 	// --- Permissions ---
@@ -1112,7 +940,7 @@ export class ChatController implements vscode.Disposable {
 		if (changed) {
 			this.flushSoon();
 			if (!tab.closed) {
-				this.saveSoon(tab, event.type === 'turn_ended' || event.type === 'turn_failed' || event.type === 'conversation_ended');
+				this.saver.soon(tab, event.type === 'turn_ended' || event.type === 'turn_failed' || event.type === 'conversation_ended');
 			}
 		}
 	}
@@ -1239,65 +1067,4 @@ async function pickFolder(): Promise<string | undefined> {
 	}
 	const folder = await vscode.window.showWorkspaceFolderPick({ placeHolder: 'The folder the agent works in' });
 	return folder?.uri.fsPath;
-}
-
-/** Opens a file a tool call names, at its (1-based) line. */
-/**
- * What `@query` can mention: files and folders whose workspace-relative path holds the query's
- * characters in order (a fuzzy match), best first, then the workspace symbols the language
- * extensions find for it.
- */
-async function searchMentions(query: string): Promise<Mention[]> {
-	const files = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
-	const needle = query.toLowerCase();
-	const scored: { score: number; mention: Mention }[] = [];
-	const folders = new Map<string, string>();
-	for (const uri of files) {
-		const relative = vscode.workspace.asRelativePath(uri, false);
-		const score = fuzzyScore(relative.toLowerCase(), needle);
-		if (score !== undefined) {
-			scored.push({ score, mention: { label: path.basename(uri.fsPath), detail: relative, attachment: { type: 'file', path: uri.fsPath } } });
-		}
-		for (let dir = path.dirname(uri.fsPath), rel = path.dirname(relative); rel !== '.' && rel !== '' && !folders.has(dir); dir = path.dirname(dir), rel = path.dirname(rel)) {
-			folders.set(dir, rel);
-		}
-	}
-	for (const [dir, relative] of folders) {
-		const score = fuzzyScore(relative.toLowerCase(), needle);
-		if (score !== undefined) {
-			// A folder a little behind a file that matches as well.
-			scored.push({ score: score + 0.5, mention: { label: `${path.basename(dir)}/`, detail: relative, attachment: { type: 'folder', path: dir } } });
-		}
-	}
-	const mentions = scored
-		.sort((a, b) => a.score - b.score)
-		.slice(0, 40)
-		.map((s) => s.mention);
-	if (query.length >= 2) {
-		const symbols = await Promise.resolve(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)).catch(() => undefined);
-		for (const symbol of (symbols ?? []).filter((s) => s.location.uri.scheme === 'file').slice(0, 10)) {
-			const range = symbol.location.range;
-			mentions.push({
-				label: symbol.name,
-				detail: `${vscode.SymbolKind[symbol.kind]} · ${vscode.workspace.asRelativePath(symbol.location.uri, false)}:${range.start.line + 1}`,
-				attachment: { type: 'symbol', path: symbol.location.uri.fsPath, name: symbol.name, lines: { start: range.start.line + 1, end: range.end.line + 1 } },
-			});
-		}
-	}
-	return mentions;
-}
-
-/** Lower is better; undefined when `needle`'s characters do not all occur in order. */
-function fuzzyScore(haystack: string, needle: string): number | undefined {
-	let at = -1;
-	let gaps = 0;
-	for (const char of needle) {
-		const next = haystack.indexOf(char, at + 1);
-		if (next < 0) {
-			return undefined;
-		}
-		gaps += next - at - 1;
-		at = next;
-	}
-	return gaps + haystack.length / 100;
 }

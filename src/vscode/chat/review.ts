@@ -23,8 +23,8 @@ import * as vscode from 'vscode';
 import { applyHunk, lineHunks, smallestEdit, type Hunk } from '../../common/fsWrite';
 import { errorMessage } from '../../common/log';
 import type { ExtensionLog } from '../log';
-import { ABSENT, text as fileText } from '../../common/chat/turnFiles';
-import { findOpen, restoreFile } from './fileText';
+import { ABSENT, text as fileText, type FileText } from '../../common/chat/turnFiles';
+import { findOpen, readDisk, restoreFile } from './fileText';
 
 export const REVIEW_SCHEME = 'agent-link-review';
 
@@ -50,6 +50,11 @@ export interface RecordedChange {
 	readonly unknown?: string;
 	/** Found on disk (not written through the editor). */
 	readonly onDisk?: boolean;
+}
+
+/** The change to record for `uri`, from its text before as a turn knows it. */
+export function recordedChange(uri: vscode.Uri, before: FileText, onDisk?: boolean): RecordedChange {
+	return { uri, before: before.kind === 'text' ? before.text : undefined, ...(before.kind === 'unknown' ? { unknown: before.reason } : {}), ...(onDisk ? { onDisk } : {}) };
 }
 
 interface Entry {
@@ -204,7 +209,8 @@ export class AgentChanges implements vscode.Disposable {
 		if (entry.unknown !== undefined) {
 			throw new Error(`${path.basename(entry.uri.fsPath)} cannot be undone: ${entry.unknown}.`);
 		}
-		if (diskOnly(entry) || (await currentText(entry.uri, entry)) === undefined) {
+		const now = await textNow(entry.uri, entry);
+		if (diskOnly(entry) || now.text === undefined || now.stale === true) {
 			// The disk goes back; a buffer with the user's unsaved edits is left as it is.
 			await restoreFile(entry.uri.fsPath, entry.baseline === undefined ? ABSENT : fileText(entry.baseline), 'disk');
 		} else {
@@ -234,8 +240,8 @@ export class AgentChanges implements vscode.Disposable {
 		if (entry.unknown !== undefined) {
 			return [];
 		}
-		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-		return open && !diskOnly(entry) ? hunksOf(entry, open) : lineHunks(entry.baseline ?? '', (await currentText(uri, entry)) ?? '');
+		const now = await textNow(uri, entry);
+		return now.document ? hunksOf(entry, now.document) : lineHunks(entry.baseline ?? '', now.text ?? '');
 	}
 
 	/** Keeps block `index` of `uri` (it joins the baseline). */
@@ -359,18 +365,23 @@ export class AgentChanges implements vscode.Disposable {
 	private refreshSoon(): void {
 		this.refreshTimer ??= setTimeout(() => {
 			this.refreshTimer = undefined;
-			// A file the user brought back to its baseline has nothing left to review.
-			for (const [key, entry] of this.entries) {
-				const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-				if (document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline) {
-					this.entries.delete(key);
-				}
-			}
-			this.lensEmitter.fire();
-			this.decorate();
-			this.updateContext();
-			this.changeEmitter.fire();
+			void this.refresh();
 		}, 30);
+	}
+
+	private async refresh(): Promise<void> {
+		// A file the user brought back to its baseline has nothing left to review. A document without
+		// unsaved edits that VS Code has not loaded the agent's change into yet is not that: the disk says.
+		for (const [key, entry] of this.entries) {
+			const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+			if (document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline && (await currentText(entry.uri, entry)) === entry.baseline) {
+				this.entries.delete(key);
+			}
+		}
+		this.lensEmitter.fire();
+		this.decorate();
+		this.updateContext();
+		this.changeEmitter.fire();
 	}
 
 	/** `agentLink.review.hasChanges`: the active editor's file has agent changes (the editor title's Keep and Undo; diff editors show no CodeLens by default). */
@@ -426,13 +437,33 @@ function diskOnly(entry: Entry): boolean {
 	return entry.onDisk && (findOpen(entry.uri.fsPath)?.isDirty ?? false);
 }
 
-/** The text of `uri` now: the editor's buffer when open (the disk for a change on disk under unsaved edits), else the disk; undefined when it is gone. */
+/** The text of `uri` now ({@link textNow}); undefined when it is gone. */
 async function currentText(uri: vscode.Uri, entry?: Entry): Promise<string | undefined> {
+	return (await textNow(uri, entry)).text;
+}
+
+/**
+ * The text of `uri` now, and the open document when it holds that text. A document with unsaved
+ * edits is the user's text (unless the agent's change is on disk under them); one without is the
+ * disk's, once VS Code has loaded it: until then (its file watcher may report a change late, or
+ * not at all for a file outside the workspace folders that no editor shows) the disk is read, and
+ * the document is `stale`.
+ */
+async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale?: boolean }> {
 	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-	if (open && !(entry && diskOnly(entry))) {
-		return open.getText();
+	if (open?.isDirty && !(entry && diskOnly(entry))) {
+		return { text: open.getText(), document: open };
 	}
-	return fs.readFile(uri.fsPath, 'utf8').catch(() => undefined);
+	const disk = (await readDisk(uri.fsPath))?.text;
+	if (open && !open.isDirty && disk !== undefined && sameLines(open.getText(), disk)) {
+		return { text: open.getText(), document: open };
+	}
+	return { text: disk, ...(open && !open.isDirty ? { stale: true } : {}) };
+}
+
+/** The same text, line ends aside (a document keeps one kind). */
+function sameLines(a: string, b: string): boolean {
+	return a === b || a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
 }
 
 async function saveIfClean(uri: vscode.Uri, save: boolean): Promise<void> {

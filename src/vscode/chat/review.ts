@@ -67,6 +67,9 @@ interface Entry {
 	unknown?: string;
 	/** The change was found on disk: while the editor holds unsaved edits, the disk is what the review shows. */
 	onDisk: boolean;
+	/** When the agent's change was last written or found on disk, and when the open document's text last changed (ms). */
+	diskAt?: number;
+	documentAt?: number;
 	/** The blocks of the open document at a version, against this baseline (CodeLens, decorations and the commands ask often). */
 	cache?: { readonly version: number; readonly baseline: string | undefined; readonly hunks: Hunk[] };
 }
@@ -110,7 +113,13 @@ export class AgentChanges implements vscode.Disposable {
 				provideTextDocumentContent: (uri) => (uri.fragment === 'disk' ? fs.readFile(fileOf(uri).fsPath, 'utf8').catch(() => '') : (this.entries.get(fileOf(uri).toString())?.baseline ?? '')),
 			}),
 			vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensEmitter.event, provideCodeLenses: (document) => this.lenses(document) }),
-			vscode.workspace.onDidChangeTextDocument((e) => this.entries.has(e.document.uri.toString()) && this.refreshSoon()),
+			vscode.workspace.onDidChangeTextDocument((e) => {
+				const entry = this.entries.get(e.document.uri.toString());
+				if (entry) {
+					entry.documentAt = e.contentChanges.length > 0 ? Date.now() : entry.documentAt;
+					this.refreshSoon();
+				}
+			}),
 			vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
 			vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
 			vscode.commands.registerCommand('agentLink.review.keepHunk', (uri?: vscode.Uri, index?: number) => this.onHunk('keep', uri, index)),
@@ -133,7 +142,17 @@ export class AgentChanges implements vscode.Disposable {
 			}
 		}
 		entry.owners.add(owner);
+		entry.diskAt = Date.now();
 		this.refreshSoon();
+	}
+
+	/** The agent's change to `uri` was found on disk again (a later write of the same turn). */
+	changedOnDisk(uri: vscode.Uri): void {
+		const entry = this.entries.get(uri.toString());
+		if (entry) {
+			entry.diskAt = Date.now();
+			this.refreshSoon();
+		}
 	}
 
 	/** The files changed by `owner`'s agent and not yet kept or undone, with their line counts. */
@@ -443,22 +462,24 @@ async function currentText(uri: vscode.Uri, entry?: Entry): Promise<string | und
 }
 
 /**
- * The text of `uri` now, and the open document when it holds that text. A document with unsaved
- * edits is the user's text (unless the agent's change is on disk under them); one without is the
- * disk's, once VS Code has loaded it: until then (its file watcher may report a change late, or
- * not at all for a file outside the workspace folders that no editor shows) the disk is read, and
- * the document is `stale`.
+ * The text of `uri` now, and the open document when it holds that text. An open document is the
+ * file's text, unless it has no unsaved edits, differs from the disk, and the agent wrote the disk
+ * after the document last changed: VS Code has not loaded the agent's change yet (its file watcher
+ * may report a change late, or not at all for a file outside the workspace folders that no editor
+ * shows), so the disk is read, and the document is `stale`. (A document VS Code counts as saved may
+ * also differ from the disk when an undo in it came while a save ran: the document is the text.)
  */
 async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale?: boolean }> {
 	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-	if (open?.isDirty && !(entry && diskOnly(entry))) {
+	const mayBeStale = open !== undefined && !open.isDirty && (entry?.diskAt ?? 0) > (entry?.documentAt ?? 0);
+	if (open && !(entry && diskOnly(entry)) && !mayBeStale) {
 		return { text: open.getText(), document: open };
 	}
 	const disk = (await readDisk(uri.fsPath))?.text;
-	if (open && !open.isDirty && disk !== undefined && sameLines(open.getText(), disk)) {
+	if (open && mayBeStale && disk !== undefined && sameLines(open.getText(), disk)) {
 		return { text: open.getText(), document: open };
 	}
-	return { text: disk, ...(open && !open.isDirty ? { stale: true } : {}) };
+	return { text: disk, ...(mayBeStale ? { stale: true } : {}) };
 }
 
 /** The same text, line ends aside (a document keeps one kind). */

@@ -267,6 +267,8 @@ export class TurnChanges implements vscode.Disposable {
 		turn.ledger.changed(file, before, now, 'disk');
 		if (first && !(before.kind === 'absent' && now.kind === 'absent')) {
 			this.review.record(turn.owner, recordedChange(vscode.Uri.file(file), before, true));
+		} else if (!first) {
+			this.review.changedOnDisk(vscode.Uri.file(file));
 		}
 		this.changeEmitter.fire(turn.owner);
 	}

@@ -17,6 +17,11 @@ export const NOTES_FORMATTED = '# Notes\n\n- formatter: on, run before each comm
 export const ROUTES = "export const routes = ['/', '/about'];\n";
 export const LEGACY = 'export const legacy = true;\n';
 
+/** A file beside the workspace folder, outside it: the Outside agent edits its second line. */
+export const outsideFile = (workspace) => join(dirname(workspace), 'outside.md');
+export const OUTSIDE = '# Outside\n\nfirst draft\n';
+export const OUTSIDE_EDITED = '# Outside\n\nsecond draft\n';
+
 /** The files every test starts from (they write them again before they begin). */
 export function turnFiles(workspace) {
 	return {
@@ -97,6 +102,20 @@ export function chatTurnAgents(ctx) {
 			chatTurns: [
 				[{ files: [{ write: ws('steps', 'a.txt'), content: 'a1\n' }, { write: ws('steps', 'c.txt'), content: 'c1\n' }] }, text('Step one.')],
 				[{ files: [{ write: ws('steps', 'b.txt'), content: 'b2\n' }, { write: ws('steps', 'c.txt'), content: 'c2\n' }] }, text('Step two.')],
+			],
+		}),
+		// OpenCode's way: src/greet.js written by the agent itself, then the same text through fs/write_text_file at once.
+		'Turn Writes Twice': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [write(greet, GREET_EDITED), { ask: { method: 'fs/write_text_file', params: { path: greet, content: GREET_EDITED }, quiet: true } }, text('The greeting is friendlier now.')],
+		}),
+		// An edit of a file outside the workspace folder (beside it), named by its tool call, allowed, and written by the agent itself.
+		'Turn Outside': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				{ sessionUpdate: 'tool_call', toolCallId: 'edit-out', title: 'Edit outside.md', kind: 'edit', status: 'pending', locations: [{ path: outsideFile(ctx.workspace) }] },
+				ask('edit-out', 'Edit outside.md'),
+				write(outsideFile(ctx.workspace), OUTSIDE_EDITED),
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'edit-out', status: 'completed' },
+				text('Edited the notes beside the project.'),
 			],
 		}),
 		// Writes src/draft.js on disk while the user has unsaved edits in it.

@@ -44,7 +44,7 @@ import type { AgentState } from '../agentManager';
 import type { AgentPool, AgentRole } from '../agentPool';
 import type { SignInChooser } from '../auth';
 import type { FileAccessFeature } from './fileAccess';
-import type { AgentChanges } from './review';
+import { recordedChange, type AgentChanges } from './review';
 import type { Checkpoints } from './checkpoints';
 import type { TurnChanges } from './turnChanges';
 import type { ExtensionLog } from '../log';
@@ -123,8 +123,9 @@ export class ChatController implements vscode.Disposable {
 				files.access.onDidWrite((write) => {
 					const tab = this.tabOfSession(write.agentName, write.sessionId);
 					if (tab) {
-						files.changes.record(tab.key, write);
-						files.turns?.noteWrite(tab.key, write);
+						// The review's text before is the file's before the turn, when a turn runs (the agent may have written it itself first).
+						const before = files.turns?.noteWrite(tab.key, write);
+						files.changes.record(tab.key, before ? recordedChange(write.uri, before) : write);
 						noteWrite(tab.changedFiles, { path: write.uri.fsPath, before: write.before, after: write.after });
 					}
 				}),

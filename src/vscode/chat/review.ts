@@ -23,8 +23,8 @@ import * as vscode from 'vscode';
 import { applyHunk, lineHunks, smallestEdit, type Hunk } from '../../common/fsWrite';
 import { errorMessage } from '../../common/log';
 import type { ExtensionLog } from '../log';
-import { ABSENT, text as fileText } from '../../common/chat/turnFiles';
-import { findOpen, restoreFile } from './fileText';
+import { ABSENT, text as fileText, type FileText } from '../../common/chat/turnFiles';
+import { findOpen, readDisk, restoreFile } from './fileText';
 
 export const REVIEW_SCHEME = 'agent-link-review';
 
@@ -52,6 +52,11 @@ export interface RecordedChange {
 	readonly onDisk?: boolean;
 }
 
+/** The change to record for `uri`, from its text before as a turn knows it. */
+export function recordedChange(uri: vscode.Uri, before: FileText, onDisk?: boolean): RecordedChange {
+	return { uri, before: before.kind === 'text' ? before.text : undefined, ...(before.kind === 'unknown' ? { unknown: before.reason } : {}), ...(onDisk ? { onDisk } : {}) };
+}
+
 interface Entry {
 	readonly uri: vscode.Uri;
 	/** The text before the agent's first change not yet kept; undefined when the agent created the file. */
@@ -62,6 +67,9 @@ interface Entry {
 	unknown?: string;
 	/** The change was found on disk: while the editor holds unsaved edits, the disk is what the review shows. */
 	onDisk: boolean;
+	/** When the agent's change was last written or found on disk, and when the open document's text last changed (ms). */
+	diskAt?: number;
+	documentAt?: number;
 	/** The blocks of the open document at a version, against this baseline (CodeLens, decorations and the commands ask often). */
 	cache?: { readonly version: number; readonly baseline: string | undefined; readonly hunks: Hunk[] };
 }
@@ -105,7 +113,13 @@ export class AgentChanges implements vscode.Disposable {
 				provideTextDocumentContent: (uri) => (uri.fragment === 'disk' ? fs.readFile(fileOf(uri).fsPath, 'utf8').catch(() => '') : (this.entries.get(fileOf(uri).toString())?.baseline ?? '')),
 			}),
 			vscode.languages.registerCodeLensProvider({ scheme: 'file' }, { onDidChangeCodeLenses: this.lensEmitter.event, provideCodeLenses: (document) => this.lenses(document) }),
-			vscode.workspace.onDidChangeTextDocument((e) => this.entries.has(e.document.uri.toString()) && this.refreshSoon()),
+			vscode.workspace.onDidChangeTextDocument((e) => {
+				const entry = this.entries.get(e.document.uri.toString());
+				if (entry) {
+					entry.documentAt = e.contentChanges.length > 0 ? Date.now() : entry.documentAt;
+					this.refreshSoon();
+				}
+			}),
 			vscode.window.onDidChangeVisibleTextEditors(() => this.decorate()),
 			vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
 			vscode.commands.registerCommand('agentLink.review.keepHunk', (uri?: vscode.Uri, index?: number) => this.onHunk('keep', uri, index)),
@@ -128,7 +142,17 @@ export class AgentChanges implements vscode.Disposable {
 			}
 		}
 		entry.owners.add(owner);
+		entry.diskAt = Date.now();
 		this.refreshSoon();
+	}
+
+	/** The agent's change to `uri` was found on disk again (a later write of the same turn). */
+	changedOnDisk(uri: vscode.Uri): void {
+		const entry = this.entries.get(uri.toString());
+		if (entry) {
+			entry.diskAt = Date.now();
+			this.refreshSoon();
+		}
 	}
 
 	/** The files changed by `owner`'s agent and not yet kept or undone, with their line counts. */
@@ -204,7 +228,8 @@ export class AgentChanges implements vscode.Disposable {
 		if (entry.unknown !== undefined) {
 			throw new Error(`${path.basename(entry.uri.fsPath)} cannot be undone: ${entry.unknown}.`);
 		}
-		if (diskOnly(entry) || (await currentText(entry.uri, entry)) === undefined) {
+		const now = await textNow(entry.uri, entry);
+		if (diskOnly(entry) || now.text === undefined || now.stale === true) {
 			// The disk goes back; a buffer with the user's unsaved edits is left as it is.
 			await restoreFile(entry.uri.fsPath, entry.baseline === undefined ? ABSENT : fileText(entry.baseline), 'disk');
 		} else {
@@ -234,8 +259,8 @@ export class AgentChanges implements vscode.Disposable {
 		if (entry.unknown !== undefined) {
 			return [];
 		}
-		const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-		return open && !diskOnly(entry) ? hunksOf(entry, open) : lineHunks(entry.baseline ?? '', (await currentText(uri, entry)) ?? '');
+		const now = await textNow(uri, entry);
+		return now.document ? hunksOf(entry, now.document) : lineHunks(entry.baseline ?? '', now.text ?? '');
 	}
 
 	/** Keeps block `index` of `uri` (it joins the baseline). */
@@ -359,18 +384,23 @@ export class AgentChanges implements vscode.Disposable {
 	private refreshSoon(): void {
 		this.refreshTimer ??= setTimeout(() => {
 			this.refreshTimer = undefined;
-			// A file the user brought back to its baseline has nothing left to review.
-			for (const [key, entry] of this.entries) {
-				const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-				if (document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline) {
-					this.entries.delete(key);
-				}
-			}
-			this.lensEmitter.fire();
-			this.decorate();
-			this.updateContext();
-			this.changeEmitter.fire();
+			void this.refresh();
 		}, 30);
+	}
+
+	private async refresh(): Promise<void> {
+		// A file the user brought back to its baseline has nothing left to review. A document without
+		// unsaved edits that VS Code has not loaded the agent's change into yet is not that: the disk says.
+		for (const [key, entry] of this.entries) {
+			const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+			if (document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline && (await currentText(entry.uri, entry)) === entry.baseline) {
+				this.entries.delete(key);
+			}
+		}
+		this.lensEmitter.fire();
+		this.decorate();
+		this.updateContext();
+		this.changeEmitter.fire();
 	}
 
 	/** `agentLink.review.hasChanges`: the active editor's file has agent changes (the editor title's Keep and Undo; diff editors show no CodeLens by default). */
@@ -426,13 +456,35 @@ function diskOnly(entry: Entry): boolean {
 	return entry.onDisk && (findOpen(entry.uri.fsPath)?.isDirty ?? false);
 }
 
-/** The text of `uri` now: the editor's buffer when open (the disk for a change on disk under unsaved edits), else the disk; undefined when it is gone. */
+/** The text of `uri` now ({@link textNow}); undefined when it is gone. */
 async function currentText(uri: vscode.Uri, entry?: Entry): Promise<string | undefined> {
+	return (await textNow(uri, entry)).text;
+}
+
+/**
+ * The text of `uri` now, and the open document when it holds that text. An open document is the
+ * file's text, unless it has no unsaved edits, differs from the disk, and the agent wrote the disk
+ * after the document last changed: VS Code has not loaded the agent's change yet (its file watcher
+ * may report a change late, or not at all for a file outside the workspace folders that no editor
+ * shows), so the disk is read, and the document is `stale`. (A document VS Code counts as saved may
+ * also differ from the disk when an undo in it came while a save ran: the document is the text.)
+ */
+async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale?: boolean }> {
 	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-	if (open && !(entry && diskOnly(entry))) {
-		return open.getText();
+	const mayBeStale = open !== undefined && !open.isDirty && (entry?.diskAt ?? 0) > (entry?.documentAt ?? 0);
+	if (open && !(entry && diskOnly(entry)) && !mayBeStale) {
+		return { text: open.getText(), document: open };
 	}
-	return fs.readFile(uri.fsPath, 'utf8').catch(() => undefined);
+	const disk = (await readDisk(uri.fsPath))?.text;
+	if (open && mayBeStale && disk !== undefined && sameLines(open.getText(), disk)) {
+		return { text: open.getText(), document: open };
+	}
+	return { text: disk, ...(mayBeStale ? { stale: true } : {}) };
+}
+
+/** The same text, line ends aside (a document keeps one kind). */
+function sameLines(a: string, b: string): boolean {
+	return a === b || a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
 }
 
 async function saveIfClean(uri: vscode.Uri, save: boolean): Promise<void> {

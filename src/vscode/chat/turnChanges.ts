@@ -24,7 +24,7 @@ import { errorMessage } from '../../common/log';
 import type { ExtensionLog } from '../log';
 import type { AgentWrite } from './fileAccess';
 import type { Capture, FileSnapshots, Snap } from './fileSnapshots';
-import type { AgentChanges } from './review';
+import { recordedChange, type AgentChanges } from './review';
 
 /** How long a changed file settles before it is read (a tool writes in pieces; saves come with their own events). */
 const CHECK_DELAY_MS = 100;
@@ -119,11 +119,16 @@ export class TurnChanges implements vscode.Disposable {
 		}
 	}
 
-	/** A write of `owner`'s agent through `fs/write_text_file`, with its text before and after. */
-	noteWrite(owner: string, write: AgentWrite): void {
+	/**
+	 * A write of `owner`'s agent through `fs/write_text_file`, with its text before and after.
+	 * Returns the file's text before the turn, when a turn runs: the write's own text before
+	 * may hold the agent's change already (an agent that writes the file itself and then through
+	 * the client), and the review's baseline is the text before the turn.
+	 */
+	noteWrite(owner: string, write: AgentWrite): FileText | undefined {
 		const turn = this.running.get(owner);
 		if (!turn || write.uri.scheme !== 'file') {
-			return;
+			return undefined;
 		}
 		const file = write.uri.fsPath;
 		const wrote = write.before === undefined ? ABSENT : text(write.before);
@@ -134,6 +139,7 @@ export class TurnChanges implements vscode.Disposable {
 			turn.ledger.changed(file, known.kind === 'unknown' ? wrote : known, text(write.after), 'disk');
 		}
 		this.changeEmitter.fire(turn.owner);
+		return turn.ledger.before(file);
 	}
 
 	/**
@@ -260,12 +266,9 @@ export class TurnChanges implements vscode.Disposable {
 		const first = !turn.ledger.has(file);
 		turn.ledger.changed(file, before, now, 'disk');
 		if (first && !(before.kind === 'absent' && now.kind === 'absent')) {
-			this.review.record(turn.owner, {
-				uri: vscode.Uri.file(file),
-				before: before.kind === 'text' ? before.text : undefined,
-				...(before.kind === 'unknown' ? { unknown: before.reason } : {}),
-				onDisk: true,
-			});
+			this.review.record(turn.owner, recordedChange(vscode.Uri.file(file), before, true));
+		} else if (!first) {
+			this.review.changedOnDisk(vscode.Uri.file(file));
 		}
 		this.changeEmitter.fire(turn.owner);
 	}

@@ -2,9 +2,10 @@
 // person uses it (real keys and clicks through the browser), each against its scripted model server
 // (test/fixtures/real-agents), whole turns in one chat: a file read and an answer in markdown with a
 // code block; an edit asked for, its permission allowed with a click, the file changed, the diff drawn
-// in the tool call and what review shows today; a second edit rejected with a click; a shell command
+// in the tool call and in the review's changed files; a second edit rejected with a click; a shell command
 // allowed and its output seen by the model; a turn stopped with Escape, and a turn after it; then
-// every message Agent Link sent each agent, checked against the ACP schema by the launcher that runs it.
+// the edit's turn undone with a click; every message Agent Link sent each agent, checked against the ACP
+// schema by the launcher that runs it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,21 +25,20 @@ interface Agent {
 	readonly allow: string;
 	readonly reject: string;
 	/**
-	 * Agent Link's review has its edit today: Gemini CLI and Qwen Code write through `fs/write_text_file`. Claude Code
-	 * writes on disk itself (issue 24 part 1); OpenCode writes through the client and then on disk
-	 * itself at once, and that write may be refused or dropped (part 2).
+	 * How it writes a file: through `fs/write_text_file` (Gemini CLI, Qwen Code), on disk itself
+	 * (Claude Code), or both at once (OpenCode); the review has the edit whichever it is.
 	 */
-	readonly reviewedToday: boolean;
+	readonly writes: 'client' | 'itself' | 'both';
 	/** A rejected tool call ends its turn: the model says nothing more. */
 	readonly rejectionEndsTurn: boolean;
 }
 
 /** In the order they are tested; Gemini CLI, the chat agent, started with the window. */
 const AGENTS: readonly Agent[] = [
-	{ title: 'Gemini CLI', name: 'gemini', allow: 'Allow', reject: 'Reject', reviewedToday: true, rejectionEndsTurn: false },
-	{ title: 'Claude Code', name: 'claude', allow: 'Yes', reject: 'No', reviewedToday: false, rejectionEndsTurn: false },
-	{ title: 'OpenCode', name: 'opencode', allow: 'Allow once', reject: 'Reject', reviewedToday: false, rejectionEndsTurn: true },
-	{ title: 'Qwen Code', name: 'qwen', allow: 'Allow', reject: 'Reject', reviewedToday: true, rejectionEndsTurn: true },
+	{ title: 'Gemini CLI', name: 'gemini', allow: 'Allow', reject: 'Reject', writes: 'client', rejectionEndsTurn: false },
+	{ title: 'Claude Code', name: 'claude', allow: 'Yes', reject: 'No', writes: 'itself', rejectionEndsTurn: false },
+	{ title: 'OpenCode', name: 'opencode', allow: 'Allow once', reject: 'Reject', writes: 'both', rejectionEndsTurn: true },
+	{ title: 'Qwen Code', name: 'qwen', allow: 'Allow', reject: 'Reject', writes: 'client', rejectionEndsTurn: true },
 ];
 
 /** Starting an agent and a turn of it may take long on a loaded machine (the agent's program starts, it asks the model). */
@@ -88,7 +88,7 @@ describe('chat with real agents (scripted models)', function () {
 	const chatApi = chatHooks('real-agents');
 
 	for (const agent of AGENTS) {
-		it(`${agent.title}: a read, an edit allowed with a click and one rejected, a command, a turn stopped with Escape and one after it`, async () => {
+		it(`${agent.title}: a read, an edit allowed with a click and one rejected, a command, a turn stopped with Escape and one after it, the edit's turn undone`, async () => {
 			const a = chatApi();
 			fs.writeFileSync(greetJs(), fs.readFileSync(greetJs(), 'utf8').replace(/return '\w+ '/, "return 'Hello '"));
 			const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent.title);
@@ -116,15 +116,13 @@ describe('chat with real agents (scripted models)', function () {
 			if (process.env.AGENT_LINK_SCREENSHOT_DIR) {
 				await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR, `real-agent-${agent.name}.png`));
 			}
-			// What review has today: a write that came through fs/write_text_file (Gemini CLI, Qwen Code). For Claude
-			// Code and OpenCode the file changed on disk and the tool call's diff is drawn (both checked
-			// above), but Agent Link's record of the change is missing (Claude Code) or unreliable
-			// (OpenCode). Issue 24 parts 1 and 2 turn on, for every agent: the changed files list names
-			// greet.js with +1 −1 (as below), Review opens its diff, and undoing the turn puts 'Hello ' back.
-			if (agent.reviewedToday) {
-				await waitFor(async () => (await webviewQuery('.changed-file-name')).texts.includes('greet.js'), 'greet.js in the changed files');
-				assert.deepEqual((await webviewQuery('.changed-file .changed-lines')).texts.map((t) => t.replace(/\s+/g, ' ').trim()), ['+1 −1']);
-			}
+			// The review has the edit whoever wrote the file (the agent's `writes`): the changed files list names greet.js, +1 −1.
+			await waitFor(async () => (await webviewQuery('.changed-file-name')).texts.includes('greet.js'), `greet.js in the changed files (the agent writes ${agent.writes === 'both' ? 'through the client and itself' : agent.writes === 'itself' ? 'itself' : 'through the client'})`);
+			// The list is drawn again as the agent's writes are found: it settles on the one line changed.
+			const changedLines = async () => (await webviewQuery('.changed-file .changed-lines')).texts.map((t) => t.replace(/\s+/g, ' ').trim());
+			await waitFor(async () => JSON.stringify(await changedLines()) === JSON.stringify(['+1 −1']), 'greet.js listed with +1 −1').catch(async (error: unknown) => {
+				throw new Error(`${(error as Error).message}; the list reads ${JSON.stringify(await changedLines())}`);
+			});
 
 			// A second edit in the same chat, rejected with a click: the file stays as it was.
 			const ended = (await turnEnds()).length;
@@ -155,6 +153,13 @@ describe('chat with real agents (scripted models)', function () {
 			await waitFor(async () => (await agentMarkdown()).includes('[hello]'), 'the answer after the cancel', AGENT_MS);
 			await waitUntil(() => idle(a, key), AGENT_MS, 'the last turn to end');
 			assert.match(fs.readFileSync(greetJs(), 'utf8'), /return 'Hi ' \+ name;/);
+
+			// Undo this turn on the edit's turn (no later turn touched greet.js): one question, and the file is as before.
+			await waitFor(async () => (await webviewQuery('.turn-undo')).texts.some((t) => t.includes('Undo this turn')), 'Undo this turn on the edit turn');
+			await webviewClick('.turn-undo');
+			await waitFor(async () => (await webviewQuery('.undo-ask:not([hidden]) .undo-ask-files li')).texts.some((t) => t.includes('greet.js')), 'the question naming greet.js');
+			await webviewClick('.undo-ask-confirm');
+			await waitUntil(() => /return 'Hello ' \+ name;/.test(fs.readFileSync(greetJs(), 'utf8')), 20_000, `greet.js as before the edit (${agent.title} wrote it ${agent.writes})`);
 		});
 	}
 

@@ -23,10 +23,13 @@ const UTIL_FORMATTED = 'export function add(a, b) {\n\treturn a + b;\n}\n\nexpor
 const NOTES = '# Notes\n\n- formatter: none yet\n';
 const NOTES_FORMATTED = '# Notes\n\n- formatter: on, run before each commit\n';
 const LEGACY = 'export const legacy = true;\n';
+const OUTSIDE = '# Outside\n\nfirst draft\n';
+const OUTSIDE_EDITED = '# Outside\n\nsecond draft\n';
 const QUESTION = '.undo-ask:not([hidden])';
 
 const focused = async (selector: string) => (await webviewQuery(`${selector}:focus`)).count === 1;
 const names = async () => (await webviewQuery('.changed-file-name')).texts.map((t) => t.trim()).sort();
+const changedLines = async () => (await webviewQuery('.changed-file .changed-lines')).texts.map((t) => t.replace(/\s+/g, ' ').trim());
 
 describe('chat turns: what the agent changed, whoever wrote it', function () {
 	this.timeout(180_000);
@@ -208,6 +211,47 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		await press('Enter');
 		await waitUntil(() => disk(b) === 'b0\n' && disk(c) === 'c1\n', 10_000, 'b.txt and c.txt as before the second turn');
 		await waitFor(async () => (await webviewQuery('.turn-undone')).count === 2, 'both turns undone');
+	});
+
+	it('a file the agent wrote itself and then through fs/write_text_file (as OpenCode does): listed with its change since before the turn, and undone', async () => {
+		const greet = ws('src', 'greet.js');
+		reset({ [greet]: GREET });
+		const key = await chat('Turn Writes Twice');
+		await prompt('make the greeting friendlier');
+		await turnsEnded(key, 1);
+		assert.equal(disk(greet), GREET_EDITED);
+		// The client's write found the agent's text already on disk: the review still counts from the text before the turn.
+		await waitFor(async () => (await names()).join() === 'greet.js', 'the file listed');
+		await waitFor(async () => (await changedLines()).join() === '+2 −2', 'its two changed lines counted');
+		await webviewClick('.turn-undo');
+		assert.deepEqual(await question(), { title: "Undo this turn's changes to 1 file?", lines: ['src/greet.js: put back'] });
+		await webviewClick('.undo-ask-confirm');
+		await waitUntil(() => disk(greet) === GREET, 10_000, 'greet.js as before the turn');
+		await waitFor(async () => (await webviewQuery('.changes:not([hidden])')).count === 0, 'nothing left to review');
+	});
+
+	it('a file outside the workspace, open in a tab behind another, changed on disk by the agent: listed although its editor has not loaded the change, and undone', async () => {
+		const outside = path.join(path.dirname(ws()), 'outside.md');
+		reset({ [outside]: OUTSIDE });
+		await vscode.window.showTextDocument(vscode.Uri.file(outside), { preview: false });
+		await vscode.window.showTextDocument(vscode.Uri.file(ws('notes.md')), { preview: false });
+		const key = await chat('Turn Outside');
+		await prompt('edit the notes beside the project');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		await new Promise((r) => setTimeout(r, 600));
+		await webviewClick('.permission-option', 'Yes');
+		await turnsEnded(key, 1);
+		assert.equal(disk(outside), OUTSIDE_EDITED);
+		// VS Code does not watch a file outside the workspace folders that no editor shows: its document still holds the text before.
+		await waitFor(async () => (await names()).join() === 'outside.md', 'the file listed');
+		await waitFor(async () => (await changedLines()).join() === '+1 −1', 'its changed line counted');
+		await webviewClick('.turn-undo');
+		const asked = await question();
+		assert.equal(asked.title, "Undo this turn's changes to 1 file?");
+		assert.deepEqual(asked.lines.map((l) => l.replace(/^.*outside\.md/, 'outside.md')), ['outside.md: put back']);
+		await webviewClick('.undo-ask-confirm');
+		await waitUntil(() => disk(outside) === OUTSIDE, 10_000, 'outside.md as before the turn');
+		await waitFor(async () => (await webviewQuery('.changes:not([hidden])')).count === 0, 'nothing left to review');
 	});
 
 	it('never overwrites unsaved edits: the agent’s change on disk is reviewed from the disk, the buffer keeps the user’s text, and saving meets VS Code’s conflict handling', async () => {

@@ -5,14 +5,17 @@
  * (`chat/getState`) and then get patches, batched to about one per animation frame; what the page
  * sends is checked with the shared schemas (`src/common/chat/messages.ts`) before it is acted on.
  *
- * Permission requests become the tool call's permission state in the transcript; the page's
- * `chat/answerPermission` resolves them. When no chat page is visible, a notification says so
- * with a button to the chat (also when a turn ends or fails out of sight).
- *
  * Every tab is kept in the chat history (chatHistory.ts) as its transcript changes, and the tabs
  * open when the window closes open again when it comes back, drawn from what was stored: such a
  * tab goes on with its agent (`session/resume` or `session/load`) when the user sends a message,
  * and one the agent cannot go on with is read-only, with a way to a new chat that links to it.
+ *
+ * Its parts: a tab's state (chatTab.ts); what each page command does (pageCommandHandlers.ts,
+ * routed by common/chat/pageCommands.ts); when a page that did not load is loaded again
+ * (common/chat/pageLoadWatch.ts); sign-ins and permissions asked of the user, by notification
+ * when no chat is on screen (userAsks.ts); a prompt's content blocks (promptBlocks.ts); what `@`
+ * can mention (mentions.ts); tabs to and from the history (tabStore.ts); what each turn changed
+ * and its undo (turnChanges.ts, checkpoints.ts, review.ts).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -39,20 +42,19 @@ import type { ContentBlock, ListedSession } from '../../common/chat/updates';
 import type { FileChange } from '../../common/chat/turnFiles';
 import { errorMessage } from '../../common/log';
 import type { AgentChoice } from '../../common/presets';
-import type { AuthMethod } from '../../common/protocol';
 import type { AgentState } from '../agentManager';
 import type { AgentPool, AgentRole } from '../agentPool';
-import type { SignInChooser } from '../auth';
 import type { FileAccessFeature } from './fileAccess';
 import { recordedChange, type AgentChanges } from './review';
 import type { Checkpoints } from './checkpoints';
 import type { TurnChanges } from './turnChanges';
 import type { ExtensionLog } from '../log';
 import type { ChatHistory } from './chatHistory';
-import { CannotContinueError, type ChatSession, type ChatSessionManager, type PermissionOutcome, type PermissionRequest } from './chatSessions';
+import { CannotContinueError, type ChatSession, type ChatSessionManager } from './chatSessions';
 import { ChatTab } from './chatTab';
 import { TabSaver, storedTab } from './tabStore';
 import { promptBlocks } from './promptBlocks';
+import { UserAsks } from './userAsks';
 import { searchMentions } from './mentions';
 import { openLocation, pageCommandHandlers, type ChatCommandHost } from './pageCommandHandlers';
 import type { ChatTerminals } from './terminals';
@@ -77,7 +79,6 @@ interface Page {
 }
 
 let nextTabKey = 1;
-let nextRequestId = 1;
 
 export class ChatController implements vscode.Disposable {
 	private readonly tabs = new Map<string, ChatTab>();
@@ -100,6 +101,8 @@ export class ChatController implements vscode.Disposable {
 	private readonly continuing = new Set<ChatTab>();
 	/** Writes the tabs to the history. */
 	private readonly saver: TabSaver;
+	/** Sign-ins and permissions asked of the user. */
+	private readonly asks: UserAsks;
 	/** Settles once the tabs of the last window are open again. */
 	readonly restored: Promise<void>;
 
@@ -118,6 +121,13 @@ export class ChatController implements vscode.Disposable {
 		private readonly openctx?: OpenCtxFeature,
 	) {
 		this.saver = new TabSaver(history);
+		this.asks = new UserAsks({
+			log,
+			visible: () => this.visible,
+			showTab: (key) => this.showTab(key),
+			broadcastState: () => this.broadcastState(),
+			apply: (tab, event) => this.apply(tab, event),
+		});
 		if (files) {
 			this.disposables.push(
 				files.access.onDidWrite((write) => {
@@ -299,7 +309,7 @@ export class ChatController implements vscode.Disposable {
 			focusInput: () => this.focusInput(),
 			sendPrompt: (key, text, attachments) => this.sendPrompt(key, text, attachments),
 			cancel: (key) => this.tabs.get(key)?.session?.cancel(),
-			answerPermission: (key, requestId, optionId) => this.answerPermission(key, requestId, optionId),
+			answerPermission: (key, requestId, optionId) => this.asks.answerPermission(this.tabs.get(key), requestId, optionId),
 			setConfigOption: async (key, configId, value) => {
 				const tab = tabOf(key);
 				this.apply(tab, { type: 'session_setup', configOptions: await this.requireSession(tab).setConfigOption(configId, value) });
@@ -316,12 +326,12 @@ export class ChatController implements vscode.Disposable {
 				if (!method) {
 					throw new Error(`${tab.agentName} offers no sign-in method "${methodId}" now.`);
 				}
-				this.endSignIn(tab, method);
+				this.asks.endSignIn(tab, method);
 			},
 			dismissSignIn: (key) => {
 				const tab = this.tabs.get(key);
 				if (tab) {
-					this.endSignIn(tab, undefined);
+					this.asks.endSignIn(tab, undefined);
 				}
 			},
 			select: (key) => this.select(key),
@@ -568,7 +578,7 @@ export class ChatController implements vscode.Disposable {
 			this.broadcastState();
 			try {
 				const session = await this.chat.create(choice, tab.cwd, {
-					chooseSignIn: (request) => this.askSignIn(tab, request),
+					chooseSignIn: (request) => this.asks.signIn(tab, request),
 					existing: { sessionId },
 					beforeOpen: (opening) => this.wire(tab, opening),
 				});
@@ -654,7 +664,7 @@ export class ChatController implements vscode.Disposable {
 
 	private async start(tab: ChatTab, choice: AgentChoice): Promise<void> {
 		try {
-			const session = await this.chat.create(choice, tab.cwd, { chooseSignIn: (request) => this.askSignIn(tab, request), beforeOpen: (opening) => this.wire(tab, opening) });
+			const session = await this.chat.create(choice, tab.cwd, { chooseSignIn: (request) => this.asks.signIn(tab, request), beforeOpen: (opening) => this.wire(tab, opening) });
 			if (tab.closed) {
 				await session.close();
 				return;
@@ -673,7 +683,11 @@ export class ChatController implements vscode.Disposable {
 
 	/** Feeds a session's updates, permission requests and status into its tab (before it opens, so what `session/load` replays is seen). */
 	private wire(tab: ChatTab, session: ChatSession): void {
-		session.permissionHandler = (request, signal) => this.askPermission(tab, request, signal);
+		session.permissionHandler = (request, signal) => {
+			// An edit may first show in its permission request: its files are copied before it runs.
+			this.files?.turns?.noteToolCall(tab.key, request.toolCall);
+			return this.asks.permission(tab, request, signal);
+		};
 		tab.disposables.push(
 			session.onDidUpdate((update) => {
 				if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {
@@ -731,10 +745,7 @@ export class ChatController implements vscode.Disposable {
 			this.selected = keys[index + 1] ?? keys[index - 1];
 		}
 		this.broadcastState();
-		for (const pending of tab.permissions.values()) {
-			pending.resolve({ outcome: 'cancelled' });
-		}
-		this.endSignIn(tab, undefined);
+		this.asks.cancelAll(tab);
 		tab.disposables.forEach((d) => d.dispose());
 		this.files?.checkpoints?.forget(key);
 		await Promise.all([saved, tab.session?.close()]);
@@ -798,73 +809,6 @@ export class ChatController implements vscode.Disposable {
 			warn: (message) => this.notice('warning', message, tab.key),
 			log: this.log,
 		});
-	}
-
-	// --- Permissions ---
-
-	/**
-	 * The agent asks the user to sign in (session/new or session/prompt answered -32000): its methods
-	 * show in the chat until the user picks one or says not now; a notification says so when the
-	 * chat is hidden.
-	 */
-	private askSignIn(tab: ChatTab, request: Parameters<SignInChooser>[0]): Promise<AuthMethod | undefined> {
-		if (tab.closed) {
-			return Promise.resolve(undefined);
-		}
-		this.endSignIn(tab, undefined); // one question at a time
-		return new Promise((resolve) => {
-			tab.signIn = { methods: request.methods, resolve, previous: tab.state };
-			tab.state = 'auth_required';
-			this.log.info(`Chat ${tab.key}: ${tab.agentName} needs a sign-in before ${request.purpose} (${request.methods.map((m) => m.name).join(', ')}).`);
-			this.broadcastState();
-			if (!this.visible) {
-				void vscode.window.showWarningMessage(`${tab.agentName} needs you to sign in before ${request.purpose}.`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
-			}
-		});
-	}
-
-	private endSignIn(tab: ChatTab, method: AuthMethod | undefined): void {
-		const pending = tab.signIn;
-		if (!pending) {
-			return;
-		}
-		tab.signIn = undefined;
-		if (tab.state === 'auth_required') {
-			tab.state = pending.previous;
-		}
-		this.broadcastState();
-		pending.resolve(method);
-	}
-
-	private askPermission(tab: ChatTab, request: PermissionRequest, signal: AbortSignal): Promise<PermissionOutcome> {
-		const requestId = `permission-${nextRequestId++}`;
-		// An edit may first show in its permission request: its files are copied before it runs.
-		this.files?.turns?.noteToolCall(tab.key, request.toolCall);
-		return new Promise<PermissionOutcome>((resolve) => {
-			const finish = (outcome: PermissionOutcome) => {
-				if (tab.permissions.delete(requestId)) {
-					this.apply(tab, { type: 'permission_answered', requestId, ...(outcome.outcome === 'selected' ? { optionId: outcome.optionId } : {}) });
-					resolve(outcome);
-				}
-			};
-			tab.permissions.set(requestId, { resolve: finish });
-			signal.addEventListener('abort', () => finish({ outcome: 'cancelled' }), { once: true });
-			this.apply(tab, { type: 'permission_asked', requestId, toolCall: request.toolCall, options: request.options });
-			this.log.debug(`Chat ${tab.key}: ${tab.agentName} asks for permission (${this.visible ? 'shown in the chat' : 'the chat is hidden: a notification'}).`);
-			if (!this.visible) {
-				const title = request.toolCall.title ?? 'a tool call';
-				void vscode.window.showWarningMessage(`${tab.agentName} asks for permission: ${title}`, 'Open Chat').then((pick) => pick && this.showTab(tab.key));
-			}
-		});
-	}
-
-	private answerPermission(key: string, requestId: string, optionId: string): void {
-		const pending = this.tabs.get(key)?.permissions.get(requestId);
-		if (!pending) {
-			this.log.warn(`Chat: a permission answer for ${requestId}, which is no longer pending.`);
-			return;
-		}
-		pending.resolve({ outcome: 'selected', optionId });
 	}
 
 	// --- Editor helpers ---

@@ -8,6 +8,7 @@
  * chosen suggestion to `showing.show`.
  */
 import * as vscode from 'vscode';
+import { ghostHint, hintPlace, jumpHint, previewHint, replaceHint, sortAnswer } from '../../common/nes/answer';
 import { classify, pickBest, type Presentation } from '../../common/nes/classify';
 import type { NesSuggestion } from '../../common/nes/protocol';
 import { findMatches } from '../../common/nes/searchReplace';
@@ -30,23 +31,23 @@ export class Presenter {
 
 	/** Shows the best of `converted` (the agent's `raw` suggestions in the editor's coordinates) in `editor`, if any may show. */
 	async present(scope: SessionScope, raw: readonly NesSuggestion[], converted: NesSuggestion[], editor: vscode.TextEditor, request: Record<string, unknown>): Promise<void> {
-		const fresh = this.register(scope, raw);
-		// One suggestion per id: a repeated id in the same answer is dropped (its outcome is the first's).
-		const seen = new Set<string>();
-		converted = converted.filter((s) => fresh.has(s.id) && !seen.has(s.id) && seen.add(s.id) !== undefined);
-		for (const id of [...fresh].filter((id) => !converted.some((s) => s.id === id))) {
+		const { fresh, reused, lost } = sortAnswer(raw, converted, (id) => scope.ledger.register(id));
+		for (const id of reused) {
+			this.log.warn(`The agent reused suggestion id ${JSON.stringify(id)}; the duplicate is dropped.`);
+		}
+		for (const id of lost) {
 			this.refuse(scope, id, 'its document could not be read');
 		}
 		const document = editor.document;
 		if (vscode.window.activeTextEditor !== editor || document.version !== request.version) {
-			for (const s of converted.filter((c) => fresh.has(c.id))) {
+			for (const s of fresh) {
 				this.refuse(scope, s.id, `the document changed since the request (version ${String(request.version)}, now ${document.version})`);
 			}
 			return;
 		}
 		const cursor = { uri: document.uri.toString(), position: { line: editor.selection.active.line, character: editor.selection.active.character } };
 		const lineText = (line: number) => (line < document.lineCount ? document.lineAt(line).text : undefined);
-		const presentations: Presentation[] = converted.filter((s) => fresh.has(s.id)).map((s) => classify(s, cursor, lineText, this.nes.features));
+		const presentations: Presentation[] = fresh.map((s) => classify(s, cursor, lineText, this.nes.features));
 		const { candidates, kept } = await this.candidates(scope, presentations);
 		if (this.scope() !== scope || vscode.window.activeTextEditor !== editor || document.version !== request.version) {
 			for (const c of candidates) {
@@ -69,19 +70,6 @@ export class Presenter {
 			this.showing.end(current.consumed ? 'ignored' : 'replaced', current.consumed ? 'typed out' : 'a newer suggestion came');
 		}
 		this.showing.show(chosen, editor);
-	}
-
-	/** Registers each id of the answer once; the ids new to the ledger, in order. */
-	private register(scope: SessionScope, raw: readonly NesSuggestion[]): Set<string> {
-		const registered = new Set<string>();
-		for (const s of raw) {
-			if (scope.ledger.register(s.id)) {
-				registered.add(s.id);
-			} else {
-				this.log.warn(`The agent reused suggestion id ${JSON.stringify(s.id)}; the duplicate is dropped.`);
-			}
-		}
-		return registered;
 	}
 
 	/** The presentations that may show, prepared, with their presentations alongside; the others refused. */
@@ -127,24 +115,21 @@ async function prepare(p: Showable): Promise<ShownSuggestion | string> {
 	const name = vscode.workspace.asRelativePath(uri, false);
 	const base = { presentation: p, version: document.version };
 	const within = (pos: { line: number; character: number }) => pos.line < document.lineCount && pos.character <= document.lineAt(pos.line).text.length;
-	// Where the hint points: the line in the active file, the file and line elsewhere.
-	const where = (line: number) => (p.uri === vscode.window.activeTextEditor?.document.uri.toString() ? `line ${line}` : `${name}:${line}`);
+	const place = (line: number) => hintPlace(line, p.uri === vscode.window.activeTextEditor?.document.uri.toString(), name);
 	switch (p.kind) {
 		case 'ghost':
-			return { ...base, hint: 'Tab to accept', action: 'accept' };
+			return { ...base, ...ghostHint };
 		case 'preview': {
 			if (!p.edits.every((e) => within(e.range.start) && within(e.range.end))) {
 				return 'an edit lies outside the document';
 			}
-			const at = where(p.edits[0]!.range.start.line + 1);
-			return { ...base, hint: `⇥ Tab: apply edit at ${at} · Esc: dismiss`, action: `apply edit at ${at}` };
+			return { ...base, ...previewHint(place(p.edits[0]!.range.start.line + 1)) };
 		}
 		case 'jump': {
 			if (!within(p.position)) {
 				return 'the jump target lies outside the document';
 			}
-			const at = where(p.position.line + 1);
-			return { ...base, hint: `⇥ Tab: go to ${at}`, action: `go to ${at}` };
+			return { ...base, ...jumpHint(place(p.position.line + 1)) };
 		}
 		case 'rename': {
 			if (!within(p.position)) {
@@ -168,7 +153,5 @@ function prepareSearchAndReplace(p: Extract<Showable, { kind: 'searchAndReplace'
 		return `${JSON.stringify(p.search)} is not found in ${name}`;
 	}
 	const replacements = result.matches.map((m) => ({ range: new vscode.Range(document.positionAt(m.start), document.positionAt(m.end)), newText: m.newText }));
-	const n = replacements.length;
-	const action = `replace ${n} place${n === 1 ? '' : 's'} in ${name}`;
-	return { ...base, replacements, hint: `⇥ Tab: ${action}`, action };
+	return { ...base, replacements, ...replaceHint(replacements.length, name) };
 }

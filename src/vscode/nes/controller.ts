@@ -5,7 +5,7 @@
  *
  * - autoTriggers.ts: when to ask on its own (debounce, new problems, not after undo or redo)
  * - requests.ts: the request in flight, its cancellation and timeout, and why there is none
- * - presenter.ts: which suggestion of an answer shows, and the refusal of the others
+ * - presenter.ts: which suggestion of an answer shows, and the refusal of the others (common/nes/answer.ts)
  * - showing.ts: the shown suggestion's life (follow typing, end, rename wait, context keys)
  * - accept.ts: Tab and Escape, one accept after the other; applySuggestion.ts carries it out
  * - common/nes/tabChain.ts: Tab, Tab, Tab; common/nes/snooze.ts and displayState.ts: snooze, status

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isInsideFolders, newProblemNear, shouldTrigger, type TriggerInputs } from '../../src/common/nes/triggers';
+import { isInsideFolders, newProblemNear, ProblemWatch, schedulesAutomatic, shouldTrigger, type TriggerInputs } from '../../src/common/nes/triggers';
 
 const base: TriggerInputs = { kind: 'automatic', now: 1000, languageId: 'typescript', disabledLanguages: [], scheme: 'file', inWorkspace: true, selections: 1 };
 
@@ -57,5 +57,40 @@ describe('newProblemNear', () => {
 		assert.equal(newProblemNear([e(5)], [e(5)], 5), false);
 		assert.equal(newProblemNear([], [e(20)], 5), false);
 		assert.equal(newProblemNear([], [e(5, 'h', 'hint'), e(5, 'i', 'information')], 5), false);
+	});
+});
+
+describe('schedulesAutomatic', () => {
+	const on = { attached: true, languageId: 'typescript', disabledLanguages: [], snoozed: false };
+	it('starts the timer for a session in an enabled language, not snoozed', () => {
+		assert.equal(schedulesAutomatic(on), true);
+		assert.equal(schedulesAutomatic({ ...on, languageId: undefined, disabledLanguages: ['typescript'] }), true, 'no active editor: the language cannot stop it');
+	});
+	it('no timer without a session, in a disabled language or while snoozed', () => {
+		assert.equal(schedulesAutomatic({ ...on, attached: false }), false);
+		assert.equal(schedulesAutomatic({ ...on, disabledLanguages: ['markdown', 'typescript'] }), false);
+		assert.equal(schedulesAutomatic({ ...on, snoozed: true }), false);
+	});
+});
+
+describe('ProblemWatch', () => {
+	const e = (line: number, message = 'bad') => ({ line, message, severity: 'error' as const });
+	it('a problem is new once: the same report again is known', () => {
+		const watch = new ProblemWatch();
+		assert.equal(watch.update('file:///a.ts', [e(5)], 5), true);
+		assert.equal(watch.update('file:///a.ts', [e(5)], 5), false);
+		assert.equal(watch.update('file:///a.ts', [e(5), e(6, 'other')], 5), true, 'another message on a near line');
+	});
+	it('another document starts afresh, and coming back forgets what was seen before', () => {
+		const watch = new ProblemWatch();
+		watch.update('file:///a.ts', [e(5)], 5);
+		assert.equal(watch.update('file:///b.ts', [e(5)], 5), true);
+		assert.equal(watch.update('file:///a.ts', [e(5)], 5), true);
+	});
+	it('only within the window around the cursor; a far problem is remembered all the same', () => {
+		const watch = new ProblemWatch();
+		assert.equal(watch.update('file:///a.ts', [e(20)], 5, 3), false);
+		assert.equal(watch.update('file:///a.ts', [e(20)], 19, 3), false, 'known since the last report');
+		assert.equal(watch.update('file:///a.ts', [e(20), e(8)], 5, 3), true);
 	});
 });

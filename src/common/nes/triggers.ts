@@ -94,3 +94,30 @@ export function newProblemNear(before: readonly DiagnosticKey[], after: readonly
 	const known = new Set(before.map(key));
 	return after.some((d) => (d.severity === 'error' || d.severity === 'warning') && Math.abs(d.line - cursorLine) <= window && !known.has(key(d)));
 }
+
+/**
+ * Whether typing or moving the cursor starts the automatic trigger's timer at all: not without
+ * a session, in a language where suggestions are off, or while snoozed (nothing for the editor
+ * to wait for either).
+ */
+export function schedulesAutomatic(inputs: { readonly attached: boolean; readonly languageId: string | undefined; readonly disabledLanguages: readonly string[]; readonly snoozed: boolean }): boolean {
+	if (!inputs.attached || inputs.snoozed) {
+		return false;
+	}
+	return inputs.languageId === undefined || !inputs.disabledLanguages.includes(inputs.languageId);
+}
+
+/**
+ * The problems last seen in one document, to tell a new one from those already there. Seeing
+ * another document starts afresh.
+ */
+export class ProblemWatch {
+	private snapshot: { readonly uri: string; readonly keys: readonly DiagnosticKey[] } | undefined;
+
+	/** Records `keys` as `uri`'s problems; whether one of them is new within `window` lines of `cursorLine`. */
+	update(uri: string, keys: readonly DiagnosticKey[], cursorLine: number, window = 3): boolean {
+		const before = this.snapshot?.uri === uri ? this.snapshot.keys : [];
+		this.snapshot = { uri, keys };
+		return newProblemNear(before, keys, cursorLine, window);
+	}
+}

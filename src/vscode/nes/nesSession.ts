@@ -119,7 +119,7 @@ export class NesSessionManager implements AgentFeature, vscode.Disposable {
 	readonly onDidStart = this.startEmitter.event;
 	readonly onDidEnd = this.endEmitter.event;
 
-	/** What the suggestion display (controller.ts) carries out; advertised in `initialize`. */
+	/** What the suggestion display (presenter.ts, applySuggestion.ts) carries out; advertised in `initialize`. */
 	readonly features: ClientNesFeatures = { jump: true, rename: true, searchAndReplace: true };
 
 	constructor(

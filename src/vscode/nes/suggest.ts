@@ -4,7 +4,7 @@
  * context keys the agent declared, every position in its encoding; the
  * session adds `sessionId` for the merged revision.
  *
- * `NesController` (controller.ts) sends it for every trigger and shows the answer.
+ * requests.ts sends it for every trigger; presenter.ts shows the answer.
  */
 import * as vscode from 'vscode';
 import {
@@ -22,7 +22,7 @@ import {
 } from '../../common/nes/context';
 import type { NesSuggestion, SuggestNesResponse } from '../../common/nes/protocol';
 import { suggestionUri, suggestionsFromAgent } from '../../common/nes/suggestions';
-import type { TriggerKind } from '../../common/nes/triggers';
+import { isInsideFolders, type TriggerKind } from '../../common/nes/triggers';
 import type { PositionEncoding } from '../../common/positionEncoding';
 import type { Recording } from './contextRecorder';
 import type { NesSession } from './nesSession';
@@ -143,6 +143,11 @@ export function withinSize(document: vscode.TextDocument, maxBytes: number): boo
 		return false;
 	}
 	return units * 3 <= maxBytes || Buffer.byteLength(document.getText(), 'utf8') <= maxBytes;
+}
+
+/** Whether `uri` lies inside one of the workspace folders (only those get suggestions). */
+export function inWorkspace(uri: vscode.Uri): boolean {
+	return isInsideFolders(uri.toString(), (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()));
 }
 
 /** The active file first, then the files focused during the session, as the editor has them now. */

@@ -155,7 +155,7 @@ const builds = [
 				...files('test/unit', (n) => n.endsWith('.test.ts')),
 				...files('test/protocol', (n) => n.endsWith('.test.ts')),
 				...files('test/vscode/suite', (n) => n.endsWith('.ts')),
-				...files('bench', (n) => n.endsWith('.bench.ts')),
+				...files('bench', (n) => n.endsWith('.ts')),
 			],
 			outbase: root,
 			outdir: join(root, 'out'),

@@ -38,6 +38,8 @@ export interface Replayed {
 	/** Verdicts of the non-jump suggestions made from it, strict and partial (empty: silent). */
 	readonly strict: Verdict[];
 	readonly partial: Verdict[];
+	/** The first suggestion's changed lines: as they were, as suggested, as the developer left them. */
+	readonly diff: (readonly [string, string, string])[];
 }
 
 export function readCases(file: string): EvalCase[] {
@@ -137,6 +139,7 @@ export function replay(c: EvalCase, k: number, gated: boolean): Replayed {
 	const proposal: Proposal | undefined = gated ? editByExample(input) : found?.proposal;
 	const strict: Verdict[] = [];
 	const partial: Verdict[] = [];
+	const diff: (readonly [string, string, string])[] = [];
 	if (proposal) {
 		let id = 0;
 		const suggestions = toSuggestions(proposal, uri, { features: { jump: true, rename: false, searchAndReplace: true }, newId: () => `s${id++}`, isRejected: () => false });
@@ -145,12 +148,15 @@ export function replay(c: EvalCase, k: number, gated: boolean): Replayed {
 			const vs = score(cur, r, f, false);
 			const vp = score(cur, r, f, true);
 			if (vp !== 'noop') {
+				if (diff.length === 0 && r) {
+					r.forEach((line, i) => line !== cur[i] && diff.length < 3 && diff.push([cur[i]!, line, f[i] ?? '']));
+				}
 				strict.push(vs);
 				partial.push(vp);
 			}
 		}
 	}
-	return { c, lang: languageOf(c.languageId, c.path), features: found?.features, strict, partial };
+	return { c, lang: languageOf(c.languageId, c.path), features: found?.features, strict, partial, diff };
 }
 
 export interface Figures {
@@ -219,7 +225,7 @@ if (/nesReplay\.js$/.test(process.argv[1] ?? '')) {
 	const json = process.argv.indexOf('--json');
 	if (json !== -1) {
 		// Every case that spoke, or that a rule proposed for before the gate: for reading what goes wrong.
-		const rows = replayed.filter((r) => r.features || r.partial.length > 0).map((r) => ({ repo: r.c.repo, path: r.c.path, kind: r.c.kind, features: r.features, strict: r.strict, partial: r.partial, first: r.c.hunks[0], rest: r.c.hunks.slice(1, 4) }));
+		const rows = replayed.filter((r) => r.features || r.partial.length > 0).map((r) => ({ repo: r.c.repo, path: r.c.path, kind: r.c.kind, features: r.features, strict: r.strict, partial: r.partial, diff: r.diff, first: r.c.hunks[0], rest: r.c.hunks.slice(1, 4) }));
 		writeFileSync(process.argv[json + 1]!, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 	}
 }

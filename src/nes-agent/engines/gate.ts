@@ -8,14 +8,16 @@
  * edited one. The weights are in `gateWeights.ts`, fitted by `bench/fitNesGate.ts` on the NES
  * eval's training set (real edits from other projects than the dev sets), never on the dev sets.
  *
- * Limits: the model sees only these coarse facts; a proposal in a language it was not fitted on
- * gets the weights of `other`. Precision comes first: the threshold was chosen on the training set
- * for precision, recall second.
+ * Limits: the model sees only these coarse facts, so it can only keep back the kinds of proposal
+ * that were mostly wrong (said when likelier right than wrong); thresholds set per language for a
+ * target precision held on the training set's own projects but not on the dev sets' (see
+ * `bench/fitNesGate.ts`). A proposal in a language it was not fitted on gets the weights of
+ * `other` and is never kept back.
  */
 import { KEYWORDS, isIdentifier } from './identifiers';
 import { exampleChange, widenToTokens } from './lineChange';
 import { lexerOf } from './syntax';
-import { BIAS, THRESHOLD, WEIGHTS } from './gateWeights';
+import { BIAS, THRESHOLDS, WEIGHTS } from './gateWeights';
 import type { EngineInput, Proposal } from './types';
 
 export type RuleName = 'rename' | 'stringPrefix' | 'repeated' | 'version' | 'sameLines';
@@ -29,6 +31,12 @@ export interface GateFeatures {
 	readonly sites: string;
 	readonly distance: string;
 	readonly alike: string;
+	/** What the edited line is: an import, a declaration, control flow, a return, an assignment, a call. */
+	readonly line: string;
+	/** Where on its line the change is: at its start, its end or in the middle. */
+	readonly where: string;
+	/** How many tokens the change removes and inserts together. */
+	readonly size: string;
 }
 
 const LANGUAGES: readonly (readonly [string, RegExp, RegExp])[] = [
@@ -60,7 +68,7 @@ export function languageOf(languageId: string | undefined, uri: string): string 
 
 /** Declaration modifiers and declaring keywords: copying one to another declaration changes what it is. */
 const MODIFIERS: ReadonlySet<string> = new Set(
-	'public private protected internal static final readonly abstract override virtual sealed async await const var let val mut pub open lateinit suspend inline partial extern unsafe ref out in new void Override synchronized transient volatile default'.split(' '),
+	'public private protected internal static final readonly abstract override virtual sealed async await const var let val mut pub open lateinit suspend inline partial extern unsafe void Override synchronized transient volatile'.split(' '),
 );
 
 /** The kind of change the example made, from its removed and inserted text (widened to whole tokens). */
@@ -113,6 +121,20 @@ function alikeness(a: string, b: string): number {
 	return all === 0 ? 1 : shared / all;
 }
 
+const LINE_ROLES: readonly (readonly [string, RegExp])[] = [
+	['import', /^\s*(?:import|from\s+\S+\s+import|using|use|require(?:_once)?|include|package|extern\s+crate|namespace)\b|\brequire\(/],
+	['control', /^\s*(?:\}\s*)?(?:if|else|elif|elsif|while|for|foreach|switch|case|match|when|unless|catch|except|try|rescue)\b/],
+	['return', /^\s*(?:return|yield|throw|raise)\b/],
+	['declaration', /^\s*(?:@\w+(?:\([^)]*\))?\s+|\[[\w(), ]+\]\s*)*(?:public|private|protected|internal|static|final|readonly|abstract|override|virtual|sealed|async|export|pub(?:\(\w+\))?|fn|func|def|function|class|struct|interface|enum|trait|impl|type|const|let|var|val|fun|module)\b/],
+	['assign', /^[^=(]*[^=!<>]=[^=>]/],
+	['call', /[\w$]\s*\(/],
+];
+
+/** The role of a line, by its first words. */
+export function lineRole(text: string): string {
+	return LINE_ROLES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'other';
+}
+
 export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposal): GateFeatures {
 	const lang = languageOf(input.languageId, input.uri);
 	const change = exampleChange(input.lastEdit);
@@ -120,10 +142,19 @@ export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposa
 	let kind = 'other';
 	let distance = 'far';
 	let alike = 'unlike';
+	let line = 'other';
+	let where = 'middle';
+	let size = '1';
 	const places = placesOf(proposal);
 	if (change) {
 		const wide = widenToTokens(change);
-		kind = changeKind(wide.oldLine.slice(wide.start, wide.oldEnd), wide.newLine.slice(wide.start, wide.newEnd));
+		const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
+		const inserted = wide.newLine.slice(wide.start, wide.newEnd);
+		kind = changeKind(removed, inserted);
+		line = lineRole(change.oldLine);
+		where = wide.oldLine.slice(0, wide.start).trim() === '' ? 'start' : wide.oldLine.slice(wide.oldEnd).trim().length <= 2 ? 'end' : 'middle';
+		const tokens = (removed.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []).length + (inserted.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []).length;
+		size = bucket(tokens, [1, 2, 4], ['1', '2', '4', 'more']);
 		const lexed = lexerOf(input.document, input.languageId, input.uri).kindOfText(change.line, change.oldLine, change.start);
 		text = lexed === 'code' ? 'code' : lexed.startsWith('string') ? 'string' : 'comment';
 		const first = places.find((line) => line !== change.line);
@@ -135,12 +166,12 @@ export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposa
 		}
 	}
 	const sites = bucket(places.length, [1, 2, 4, 10], ['1', '2', '4', '10', 'many']);
-	return { rule, lang, text, change: kind, sites, distance, alike };
+	return { rule, lang, text, change: kind, sites, distance, alike, line, where, size };
 }
 
 /** The names of the weights a proposal's features turn on: each feature alone, and the pairs the model knows. */
 export function activeWeights(f: GateFeatures): string[] {
-	const single = [`rule=${f.rule}`, `lang=${f.lang}`, `text=${f.text}`, `change=${f.change}`, `sites=${f.sites}`, `distance=${f.distance}`, `alike=${f.alike}`];
+	const single = [`rule=${f.rule}`, `lang=${f.lang}`, `text=${f.text}`, `change=${f.change}`, `sites=${f.sites}`, `distance=${f.distance}`, `alike=${f.alike}`, `line=${f.line}`, `where=${f.where}`, `size=${f.size}`];
 	const pairs = [
 		`rule=${f.rule}&lang=${f.lang}`,
 		`rule=${f.rule}&text=${f.text}`,
@@ -150,6 +181,12 @@ export function activeWeights(f: GateFeatures): string[] {
 		`lang=${f.lang}&text=${f.text}`,
 		`lang=${f.lang}&change=${f.change}`,
 		`text=${f.text}&change=${f.change}`,
+		`rule=${f.rule}&line=${f.line}`,
+		`lang=${f.lang}&line=${f.line}`,
+		`change=${f.change}&line=${f.line}`,
+		`rule=${f.rule}&where=${f.where}`,
+		`rule=${f.rule}&size=${f.size}`,
+		`rule=${f.rule}&distance=${f.distance}`,
 	];
 	return [...single, ...pairs];
 }
@@ -165,5 +202,6 @@ export function confidence(f: GateFeatures, weights: Readonly<Record<string, num
 
 /** Whether the proposal is said. */
 export function speaks(f: GateFeatures): boolean {
-	return confidence(f) >= THRESHOLD;
+	const threshold = THRESHOLDS[f.lang] ?? 0;
+	return threshold <= 0 || confidence(f) >= threshold;
 }

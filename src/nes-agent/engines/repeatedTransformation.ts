@@ -13,7 +13,7 @@ import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar, wholeWordColumn
 import { declarationScope, enclosingBlock, opensBlock, type LineSpan } from './scope';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst, similarNames } from './renamePropagation';
-import { afterNew, declaresParameter, derivedFrom, diamondOfNew, holdsAll, modifierChanged, proseKeptToItsLine } from './lineSpecific';
+import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer, type TokenKind } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit, TextLines } from './types';
 
@@ -230,10 +230,11 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	}
 	const wide = widenToTokens(change);
 	const derived = derivedFrom(change, removed, inserted);
+	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
 	const diamond = diamondOfNew(wide.oldLine.slice(0, wide.start), wide.oldLine.slice(wide.oldEnd), removed, inserted);
 	const edits = applyTemplate(wordOnly(template, site) ?? template, input, change.line, site, lexer).filter((edit) => {
 		const text = input.document.lineText(edit.range.start.line);
-		return holdsAll(text, derived) && (!diamond || afterNew(text, edit.range.start.character));
+		return holdsAll(text, derived) && (!diamond || afterNew(text, edit.range.start.character)) && (balance === undefined || bracketBalance(text) === balance);
 	});
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
 }

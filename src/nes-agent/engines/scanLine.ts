@@ -90,6 +90,22 @@ function heredocAt(text: string, i: number, syntax: Syntax): { word: string; len
 	return { word: m[3]!, length: m[0].length };
 }
 
+const starters = new WeakMap<Syntax, Uint8Array>();
+
+/** The characters that may start something in code, by the table: any other is passed at once. */
+function startersOf(syntax: Syntax): Uint8Array {
+	let table = starters.get(syntax);
+	if (!table) {
+		table = new Uint8Array(128);
+		const chars = syntax.lineComments.map((o) => o[0]).join('') + '/\'"`' + (syntax.verbatim ? '@$' : '') + (syntax.rawHash ? 'rb' : '') + (syntax.heredoc !== 'none' ? '<' : '');
+		for (const c of chars) {
+			table[c.charCodeAt(0)] = 1;
+		}
+		starters.set(syntax, table);
+	}
+	return table;
+}
+
 /** Code state at `i`: what starts here, if anything (the new state, or a quote, and how far to move). */
 function startsAt(text: string, i: number, syntax: Syntax): { open?: Open; quote?: number; line?: true; heredoc?: string; skip: number } | undefined {
 	const c = text.charCodeAt(i);
@@ -188,6 +204,7 @@ export function scan(text: string, open: Open, until: number, syntax: Syntax): {
 	let lineComment = false;
 	let interpolation = false;
 	let heredoc: string | undefined;
+	const starting = startersOf(syntax);
 	let i = 0;
 	while (i < text.length && i < until && !lineComment) {
 		const c = text.charCodeAt(i);
@@ -203,7 +220,8 @@ export function scan(text: string, open: Open, until: number, syntax: Syntax): {
 			continue;
 		}
 		if (state === 'code') {
-			const found = startsAt(text, i, syntax);
+			// Most characters start nothing: only those the table names are looked at.
+			const found = c < 128 && starting[c] === 1 ? startsAt(text, i, syntax) : undefined;
 			if (found) {
 				// A construct that closes within `until` is passed whole; one that reaches it makes the kind.
 				lineComment = found.line === true;
@@ -214,6 +232,16 @@ export function scan(text: string, open: Open, until: number, syntax: Syntax): {
 				continue;
 			}
 			i++;
+			continue;
+		}
+		if (state === 'block' || state === 'doc') {
+			// A block comment is passed to its end at once.
+			const close = text.indexOf('*/', i);
+			if (close === -1 || close + 2 > until) {
+				break;
+			}
+			state = 'code';
+			i = close + 2;
 			continue;
 		}
 		const step = inside(text, i, state, syntax, interpolation);

@@ -57,6 +57,7 @@ export class Lexer {
 
 	private startOf(line: number): Open {
 		const { starts, texts, document, syntax, before } = this;
+		const starting = special(syntax);
 		while (starts.length <= line && starts.length <= document.lineCount) {
 			const at = starts.length - 1;
 			const text = document.lineText(at);
@@ -68,7 +69,7 @@ export class Lexer {
 				starts.push(before.starts[at + 1]!);
 				continue;
 			}
-			starts.push(open === 'code' && !special(syntax).test(text) ? 'code' : scan(text, open, text.length, syntax).open);
+			starts.push(open === 'code' && !starting.test(text) ? 'code' : scan(text, open, text.length, syntax).open);
 		}
 		return starts[Math.min(line, starts.length - 1)]!;
 	}

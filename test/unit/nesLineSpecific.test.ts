@@ -8,7 +8,7 @@ import { changeKind, confidence, languageOf, lineRole, speaks, type GateFeatures
 import { THRESHOLDS } from '../../src/nes-agent/engines/gateWeights';
 import type { Proposal } from '../../src/nes-agent/engines/types';
 
-const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', ts: 'typescript' } as const;
+const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
 
 /** `lines` with line `line` changed to `now` as one edit of the differing span, then engine 1 asked at its end. */
 function suggest(ext: keyof typeof FILES, lines: string[], line: number, now: string): Proposal | undefined {
@@ -56,6 +56,11 @@ describe('edits that belong to their own line', () => {
 	it("a new expression's type arguments dropped for the diamond: only other new expressions, never declarations", () => {
 		const java = ['List<String> a = new ArrayList<String>();', 'List<String> b = new LinkedList<String>();', 'private List<String> names;'];
 		assert.deepEqual(places(suggest('java', java, 0, 'List<String> a = new ArrayList<>();')), ['1:32']);
+	});
+
+	it('a bracket swapped: only lines that leave brackets open alike (a Ruby block opened, not one closed on its line)', () => {
+		const rb = ['list.map { |x|', '  x * 2', '}', 'items.map { |x|', '  x + 1', '}', 'names.map { |x| x.to_s }'];
+		assert.deepEqual(places(suggest('rb', rb, 0, 'list.map do |x|')), ['3:10']);
 	});
 
 	it('a preprocessor condition is its own (C# #if)', () => {

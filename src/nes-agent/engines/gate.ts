@@ -53,7 +53,7 @@ const LANGUAGES: readonly (readonly [string, RegExp, RegExp])[] = [
 
 /** The language's short name (`other` when none of those the gate was fitted on). */
 export function languageOf(languageId: string | undefined, uri: string): string {
-	for (const [name, id, file] of LANGUAGES) {
+	for (const [name, id] of LANGUAGES) {
 		if (languageId !== undefined && id.test(languageId)) {
 			return name;
 		}

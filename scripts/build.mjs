@@ -10,7 +10,7 @@
 //                              first use), with the codicon font copied beside it
 //   out/test/**.test.js         unit and protocol tests (plain Node)
 //   out/test/vscode/suite/*.js  the suite that runs inside VS Code's extension host
-//   out/bench/*.js              benchmarks
+//   out/bench/*.js              benchmarks (and the NES eval replay and gate fitting they share)
 // The bundles marked `ships` are what the packaged extension holds: `npm start`, `npm run package`
 // and the start test tier build them with --shipped, so no list of them is written anywhere else.
 // Flags: --dev (no minification), --watch, --shipped (only what ships), --only=extension[,nes-agent,webview,tests].
@@ -155,7 +155,7 @@ const builds = [
 				...files('test/unit', (n) => n.endsWith('.test.ts')),
 				...files('test/protocol', (n) => n.endsWith('.test.ts')),
 				...files('test/vscode/suite', (n) => n.endsWith('.ts')),
-				...files('bench', (n) => n.endsWith('.bench.ts')),
+				...files('bench', (n) => n.endsWith('.ts')),
 			],
 			outbase: root,
 			outdir: join(root, 'out'),

@@ -4,8 +4,11 @@
  * made bytes or unicode (the strings in the same place), then repeated
  * transformation (the last line edit as a template), then a version bumped
  * (the same version elsewhere), then the same line elsewhere (lines that read
- * like the edited one); silent when none is sure.
+ * like the edited one); silent when none is sure. What the first rule that
+ * fires proposes is then put to the gate (`gate.ts`): rules that proved wrong
+ * too often, in that language, on that kind of text and change, stay silent.
  */
+import { featuresOf, speaks, type GateFeatures, type RuleName } from './gate';
 import { renamePropagation } from './renamePropagation';
 import { repeatedTransformation } from './repeatedTransformation';
 import { sameLines } from './sameLines';
@@ -13,8 +16,28 @@ import { stringPrefix } from './stringPrefix';
 import { versionBump } from './versionBump';
 import type { EngineInput, NesEngine, Proposal } from './types';
 
+const RULES: readonly (readonly [RuleName, (input: EngineInput) => Proposal | undefined])[] = [
+	['rename', renamePropagation],
+	['stringPrefix', stringPrefix],
+	['repeated', repeatedTransformation],
+	['version', versionBump],
+	['sameLines', sameLines],
+];
+
+/** The first rule's proposal and what the gate weighs, before the gate (the gate's fitting script replays this). */
+export function proposeUngated(input: EngineInput): { proposal: Proposal; features: GateFeatures } | undefined {
+	for (const [rule, propose] of RULES) {
+		const proposal = propose(input);
+		if (proposal) {
+			return { proposal, features: featuresOf(rule, input, proposal) };
+		}
+	}
+	return undefined;
+}
+
 export function editByExample(input: EngineInput): Proposal | undefined {
-	return renamePropagation(input) ?? stringPrefix(input) ?? repeatedTransformation(input) ?? versionBump(input) ?? sameLines(input);
+	const found = proposeUngated(input);
+	return found && speaks(found.features) ? found.proposal : undefined;
 }
 
 export const editByExampleEngine: NesEngine = {

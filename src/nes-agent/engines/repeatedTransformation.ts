@@ -13,6 +13,7 @@ import { KEYWORDS, escapeRegExp, isIdentifier, isIdentifierChar, wholeWordColumn
 import { declarationScope, enclosingBlock, opensBlock, type LineSpan } from './scope';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst, similarNames } from './renamePropagation';
+import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer, type TokenKind } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit, TextLines } from './types';
 
@@ -223,7 +224,18 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	if (!site) {
 		return undefined;
 	}
-	const edits = applyTemplate(wordOnly(template, site) ?? template, input, change.line, site, lexer);
+	const { removed, inserted } = template;
+	if (modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name)) {
+		return undefined;
+	}
+	const wide = widenToTokens(change);
+	const derived = derivedFrom(change, removed, inserted);
+	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
+	const diamond = diamondOfNew(wide.oldLine.slice(0, wide.start), wide.oldLine.slice(wide.oldEnd), removed, inserted);
+	const edits = applyTemplate(wordOnly(template, site) ?? template, input, change.line, site, lexer).filter((edit) => {
+		const text = input.document.lineText(edit.range.start.line);
+		return holdsAll(text, derived) && (!diamond || afterNew(text, edit.range.start.character)) && (balance === undefined || bracketBalance(text) === balance);
+	});
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
 }
 
@@ -282,6 +294,10 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	const removed = oldLine.slice(start, wide.oldEnd);
 	const inserted = change.newLine.slice(start, wide.newEnd);
 	const kind = lexer.kindOfText(change.line, oldLine, start);
+	// A preprocessor condition (`#if NET45`) says where its own block compiles; other conditions differ on purpose.
+	if (kind === 'directive') {
+		return undefined;
+	}
 	const parens = kind === 'code' ? parensOf(oldLine, start) : undefined;
 	// Parameters of an anonymous function (a callback, `x = function (a)`) belong to that function alone.
 	if (parens === 'anonymous') {

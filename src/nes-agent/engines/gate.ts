@@ -1,0 +1,207 @@
+/**
+ * The gate: whether a rule's proposal is said or kept back. A rule proposes from one example and
+ * knows its own evidence; what it cannot know is how often proposals like this one turned out
+ * wrong in real histories. The gate knows that, as a small logistic model over a few facts of the
+ * proposal (`GateFeatures`): the rule, the language, the kind of text edited (code, comment,
+ * string), what kind of change it was (a name, a modifier, a generic type argument, a literal, an
+ * insertion…), how many places it found, how far the nearest is and how alike its line is to the
+ * edited one. The weights are in `gateWeights.ts`, fitted by `bench/fitNesGate.ts` on the NES
+ * eval's training set (real edits from other projects than the dev sets), never on the dev sets.
+ *
+ * Limits: the model sees only these coarse facts, so it can only keep back the kinds of proposal
+ * that were mostly wrong (said when likelier right than wrong); thresholds set per language for a
+ * target precision held on the training set's own projects but not on the dev sets' (see
+ * `bench/fitNesGate.ts`). A proposal in a language it was not fitted on gets the weights of
+ * `other` and is never kept back.
+ */
+import { KEYWORDS, isIdentifier } from './identifiers';
+import { exampleChange, widenToTokens } from './lineChange';
+import { lexerOf } from './syntax';
+import { BIAS, THRESHOLDS, WEIGHTS } from './gateWeights';
+import type { EngineInput, Proposal } from './types';
+
+export type RuleName = 'rename' | 'stringPrefix' | 'repeated' | 'version' | 'sameLines';
+
+/** What the gate weighs: each a short word, so a weight reads as `rule=repeated&lang=java`. */
+export interface GateFeatures {
+	readonly rule: RuleName;
+	readonly lang: string;
+	readonly text: 'code' | 'comment' | 'string';
+	readonly change: string;
+	readonly sites: string;
+	readonly distance: string;
+	readonly alike: string;
+	/** What the edited line is: an import, a declaration, control flow, a return, an assignment, a call. */
+	readonly line: string;
+	/** Where on its line the change is: at its start, its end or in the middle. */
+	readonly where: string;
+	/** How many tokens the change removes and inserts together. */
+	readonly size: string;
+}
+
+const LANGUAGES: readonly (readonly [string, RegExp, RegExp])[] = [
+	['js', /^(?:javascript|typescript|javascriptreact|typescriptreact)$/, /\.(?:[cm]?[jt]sx?)$/i],
+	['py', /^python$/, /\.pyi?$/i],
+	['go', /^go$/, /\.go$/i],
+	['rust', /^rust$/, /\.rs$/i],
+	['java', /^java$/, /\.java$/i],
+	['kotlin', /^kotlin$/, /\.kts?$/i],
+	['ruby', /^ruby$/, /\.(?:rb|rake|gemspec)$/i],
+	['php', /^php$/, /\.php$/i],
+	['csharp', /^csharp$/, /\.cs$/i],
+];
+
+/** The language's short name (`other` when none of those the gate was fitted on). */
+export function languageOf(languageId: string | undefined, uri: string): string {
+	for (const [name, id] of LANGUAGES) {
+		if (languageId !== undefined && id.test(languageId)) {
+			return name;
+		}
+	}
+	for (const [name, , file] of LANGUAGES) {
+		if ((languageId === undefined || languageId === '' || languageId === 'plaintext') && file.test(uri)) {
+			return name;
+		}
+	}
+	return 'other';
+}
+
+/** Declaration modifiers and declaring keywords: copying one to another declaration changes what it is. */
+const MODIFIERS: ReadonlySet<string> = new Set(
+	'public private protected internal static final readonly abstract override virtual sealed async await const var let val mut pub open lateinit suspend inline partial extern unsafe void Override synchronized transient volatile'.split(' '),
+);
+
+/** The kind of change the example made, from its removed and inserted text (widened to whole tokens). */
+export function changeKind(removed: string, inserted: string): string {
+	const words = `${removed} ${inserted}`.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [];
+	if (words.some((w) => MODIFIERS.has(w))) {
+		return 'modifier';
+	}
+	if (/[<>]/.test(removed + inserted) && !/[<>]=|=>|->|<<|>>/.test(removed + inserted)) {
+		return 'generic';
+	}
+	const r = removed.trim();
+	const i = inserted.trim();
+	if (isIdentifier(r) && isIdentifier(i)) {
+		return KEYWORDS.has(r) || KEYWORDS.has(i) ? 'keyword' : 'name';
+	}
+	if (r === '') {
+		return words.length > 0 ? 'insert' : 'insertPunct';
+	}
+	if (i === '') {
+		return words.length > 0 ? 'delete' : 'deletePunct';
+	}
+	if (/^[\d.\s'"x_a-fA-F-]*$/.test(r) && /^[\d.\s'"x_a-fA-F-]*$/.test(i)) {
+		return 'literal';
+	}
+	return words.length > 0 ? 'words' : 'punct';
+}
+
+function bucket(n: number, bounds: readonly number[], names: readonly string[]): string {
+	const at = bounds.findIndex((b) => n <= b);
+	return names[at === -1 ? names.length - 1 : at]!;
+}
+
+/** The proposal's places (their start lines), nearest to the cursor first. */
+function placesOf(proposal: Proposal): number[] {
+	return proposal.kind === 'rename' ? proposal.occurrences.map((r) => r.start.line) : proposal.edits.map((e) => e.range.start.line);
+}
+
+/** How many tokens two lines share, over the tokens of either (1: the same tokens). */
+function alikeness(a: string, b: string): number {
+	const ta = new Set(a.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []);
+	const tb = new Set(b.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []);
+	let shared = 0;
+	for (const t of ta) {
+		if (tb.has(t)) {
+			shared++;
+		}
+	}
+	const all = ta.size + tb.size - shared;
+	return all === 0 ? 1 : shared / all;
+}
+
+const LINE_ROLES: readonly (readonly [string, RegExp])[] = [
+	['import', /^\s*(?:import|from\s+\S+\s+import|using|use|require(?:_once)?|include|package|extern\s+crate|namespace)\b|\brequire\(/],
+	['control', /^\s*(?:\}\s*)?(?:if|else|elif|elsif|while|for|foreach|switch|case|match|when|unless|catch|except|try|rescue)\b/],
+	['return', /^\s*(?:return|yield|throw|raise)\b/],
+	['declaration', /^\s*(?:@\w+(?:\([^)]*\))?\s+|\[[\w(), ]+\]\s*)*(?:public|private|protected|internal|static|final|readonly|abstract|override|virtual|sealed|async|export|pub(?:\(\w+\))?|fn|func|def|function|class|struct|interface|enum|trait|impl|type|const|let|var|val|fun|module)\b/],
+	['assign', /^[^=(]*[^=!<>]=[^=>]/],
+	['call', /[\w$]\s*\(/],
+];
+
+/** The role of a line, by its first words. */
+export function lineRole(text: string): string {
+	return LINE_ROLES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'other';
+}
+
+export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposal): GateFeatures {
+	const lang = languageOf(input.languageId, input.uri);
+	const change = exampleChange(input.lastEdit);
+	let text: GateFeatures['text'] = 'code';
+	let kind = 'other';
+	let distance = 'far';
+	let alike = 'unlike';
+	let line = 'other';
+	let where = 'middle';
+	let size = '1';
+	const places = placesOf(proposal);
+	if (change) {
+		const wide = widenToTokens(change);
+		const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
+		const inserted = wide.newLine.slice(wide.start, wide.newEnd);
+		kind = changeKind(removed, inserted);
+		line = lineRole(change.oldLine);
+		where = wide.oldLine.slice(0, wide.start).trim() === '' ? 'start' : wide.oldLine.slice(wide.oldEnd).trim().length <= 2 ? 'end' : 'middle';
+		const tokens = (removed.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []).length + (inserted.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []).length;
+		size = bucket(tokens, [1, 2, 4], ['1', '2', '4', 'more']);
+		const lexed = lexerOf(input.document, input.languageId, input.uri).kindOfText(change.line, change.oldLine, change.start);
+		text = lexed === 'code' ? 'code' : lexed.startsWith('string') ? 'string' : 'comment';
+		const first = places.find((line) => line !== change.line);
+		if (first !== undefined) {
+			distance = bucket(Math.abs(first - change.line), [1, 3, 12, 50], ['1', '3', '12', '50', 'far']);
+			const other = input.document.lineText(first).trim();
+			const similarity = other === change.oldLine.trim() ? 1 : alikeness(other, change.oldLine);
+			alike = similarity === 1 ? 'same' : similarity >= 0.6 ? 'alike' : similarity >= 0.3 ? 'some' : 'unlike';
+		}
+	}
+	const sites = bucket(places.length, [1, 2, 4, 10], ['1', '2', '4', '10', 'many']);
+	return { rule, lang, text, change: kind, sites, distance, alike, line, where, size };
+}
+
+/** The names of the weights a proposal's features turn on: each feature alone, and the pairs the model knows. */
+export function activeWeights(f: GateFeatures): string[] {
+	const single = [`rule=${f.rule}`, `lang=${f.lang}`, `text=${f.text}`, `change=${f.change}`, `sites=${f.sites}`, `distance=${f.distance}`, `alike=${f.alike}`, `line=${f.line}`, `where=${f.where}`, `size=${f.size}`];
+	const pairs = [
+		`rule=${f.rule}&lang=${f.lang}`,
+		`rule=${f.rule}&text=${f.text}`,
+		`rule=${f.rule}&change=${f.change}`,
+		`rule=${f.rule}&alike=${f.alike}`,
+		`rule=${f.rule}&sites=${f.sites}`,
+		`lang=${f.lang}&text=${f.text}`,
+		`lang=${f.lang}&change=${f.change}`,
+		`text=${f.text}&change=${f.change}`,
+		`rule=${f.rule}&line=${f.line}`,
+		`lang=${f.lang}&line=${f.line}`,
+		`change=${f.change}&line=${f.line}`,
+		`rule=${f.rule}&where=${f.where}`,
+		`rule=${f.rule}&size=${f.size}`,
+		`rule=${f.rule}&distance=${f.distance}`,
+	];
+	return [...single, ...pairs];
+}
+
+/** The model's estimate that a proposal with these features is right. */
+export function confidence(f: GateFeatures, weights: Readonly<Record<string, number>> = WEIGHTS, bias = BIAS): number {
+	let z = bias;
+	for (const name of activeWeights(f)) {
+		z += weights[name] ?? 0;
+	}
+	return 1 / (1 + Math.exp(-z));
+}
+
+/** Whether the proposal is said. */
+export function speaks(f: GateFeatures): boolean {
+	const threshold = THRESHOLDS[f.lang] ?? 0;
+	return threshold <= 0 || confidence(f) >= threshold;
+}

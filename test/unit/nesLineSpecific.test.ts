@@ -1,0 +1,105 @@
+// Edits that belong to their own line (`lineSpecific.ts`) and the gate (`gate.ts`): one small case
+// each, in the language whose histories showed the family of wrong suggestions.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { TrackedDocument } from '../../src/nes-agent/documents';
+import { editByExample } from '../../src/nes-agent/engines/editByExample';
+import { changeKind, confidence, languageOf, lineRole, speaks, type GateFeatures } from '../../src/nes-agent/engines/gate';
+import { THRESHOLDS } from '../../src/nes-agent/engines/gateWeights';
+import type { Proposal } from '../../src/nes-agent/engines/types';
+
+const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
+
+/** `lines` with line `line` changed to `now` as one edit of the differing span, then engine 1 asked at its end. */
+function suggest(ext: keyof typeof FILES, lines: string[], line: number, now: string): Proposal | undefined {
+	const doc = new TrackedDocument(`file:///project/f.${ext}`, FILES[ext], 1, lines.join('\n'));
+	const old = lines[line]!;
+	let start = 0;
+	while (start < old.length && old[start] === now[start]) {
+		start++;
+	}
+	let end = 0;
+	while (end < old.length - start && end < now.length - start && old[old.length - 1 - end] === now[now.length - 1 - end]) {
+		end++;
+	}
+	doc.applyChanges([{ range: { start: { line, character: start }, end: { line, character: old.length - end } }, text: now.slice(start, now.length - end) }], 2);
+	return editByExample({ uri: doc.uri, languageId: doc.languageId, document: doc, cursor: { line, character: now.length - end }, lastEdit: doc.lastEdit, earlierEdits: doc.earlierEdits });
+}
+
+function places(p: Proposal | undefined): string[] {
+	if (!p) {
+		return [];
+	}
+	return p.kind === 'edits' ? p.edits.map((e) => `${e.range.start.line}:${e.range.start.character}`) : p.occurrences.map((o) => `${o.start.line}:${o.start.character}`);
+}
+
+describe('edits that belong to their own line', () => {
+	it("a declaration's modifier is not copied to other declarations (C#, Java)", () => {
+		const cs = ['public class Parser', '{', '}', 'public class Writer', '{', '}'];
+		assert.equal(suggest('cs', cs, 0, 'public sealed class Parser'), undefined);
+		const java = ['    protected String name(String s) {', '    }', '    protected String title(String s) {', '    }'];
+		assert.equal(suggest('java', java, 0, '    public String name(String s) {'), undefined);
+	});
+
+	it('a parameter declared is not passed at the calls (C#, Go)', () => {
+		const cs = ['void Log(string message)', '{', '}', 'Log("started");', 'Log("stopped");'];
+		assert.equal(suggest('cs', cs, 0, 'void Log(string message, int level)'), undefined);
+		const go = ['func (e *Echo) File(path, file string) *Route {', '\treturn e.file(path, file)', '}', 'e.File(a, b)'];
+		assert.equal(suggest('go', go, 0, 'func (e *Echo) File(path, file string, m ...MiddlewareFunc) *Route {'), undefined);
+	});
+
+	it("an insertion made of the line's own name goes only where that name is (a Go struct tag)", () => {
+		const go = ['type Config struct {', '\tAllowOrigins []string', '\tAllowMethods []string', '}', 'var AllowOrigins []string'];
+		assert.deepEqual(places(suggest('go', go, 1, '\tAllowOrigins []string `json:"allow_origins"`')), ['4:25']);
+	});
+
+	it("a new expression's type arguments dropped for the diamond: only other new expressions, never declarations", () => {
+		const java = ['List<String> a = new ArrayList<String>();', 'List<String> b = new LinkedList<String>();', 'private List<String> names;'];
+		assert.deepEqual(places(suggest('java', java, 0, 'List<String> a = new ArrayList<>();')), ['1:32']);
+	});
+
+	it('a bracket swapped: only lines that leave brackets open alike (a Ruby block opened, not one closed on its line)', () => {
+		const rb = ['list.map { |x|', '  x * 2', '}', 'items.map { |x|', '  x + 1', '}', 'names.map { |x| x.to_s }'];
+		assert.deepEqual(places(suggest('rb', rb, 0, 'list.map do |x|')), ['3:10']);
+	});
+
+	it('a preprocessor condition is its own (C# #if)', () => {
+		const cs = ['#if NET45', 'using A;', '#endif', '#if NET45', 'using B;', '#endif'];
+		assert.equal(suggest('cs', cs, 0, '#if NET46'), undefined);
+	});
+
+	it('doc comment prose reworded stays on its line outside JavaScript and Python; a misspelling is still fixed', () => {
+		const java = ['/**', ' * @param sb the buffer to write to', ' */', '/**', ' * @param sb the buffer', ' */'];
+		assert.equal(suggest('java', java, 1, ' * @param out the buffer to write to'), undefined);
+		const typo = ['// the recieved value', 'int a;', '// a recieved header'];
+		assert.deepEqual(places(suggest('java', typo, 0, '// the received value')), ['2:5']);
+	});
+});
+
+describe('gate', () => {
+	const base: GateFeatures = { rule: 'repeated', lang: 'go', text: 'code', change: 'name', sites: '1', distance: '3', alike: 'same', line: 'call', where: 'middle', size: '2' };
+
+	it('names the language, the kind of change and the role of the line', () => {
+		assert.equal(languageOf('csharp', 'file:///a.cs'), 'csharp');
+		assert.equal(languageOf(undefined, 'file:///a/b.rs'), 'rust');
+		assert.equal(languageOf('haskell', 'file:///a.hs'), 'other');
+		assert.equal(changeKind('List', 'Set'), 'name');
+		assert.equal(changeKind('', 'static '), 'modifier');
+		assert.equal(changeKind('<String>', '<>'), 'generic');
+		assert.equal(changeKind('1', '2'), 'literal');
+		assert.equal(lineRole('import java.util.List;'), 'import');
+		assert.equal(lineRole('    public void run() {'), 'declaration');
+		assert.equal(lineRole('if (x) {'), 'control');
+		assert.equal(lineRole('foo(bar);'), 'call');
+	});
+
+	it('says what is likelier right than wrong, keeps back the rest, and lets its own rules through in JavaScript and Python', () => {
+		const worse: GateFeatures = { ...base, alike: 'unlike', sites: 'many', change: 'keyword', line: 'control' };
+		assert.ok(confidence(base) > confidence(worse));
+		assert.equal(speaks(base), confidence(base) >= THRESHOLDS['go']!);
+		assert.equal(speaks({ ...worse, lang: 'js' }), true);
+		assert.equal(speaks({ ...worse, lang: 'py' }), true);
+		assert.equal(speaks({ ...worse, lang: 'other' }), true, 'a language the gate was not fitted on');
+		assert.equal(confidence(base, {}, 0), 0.5, 'no weights: even odds');
+	});
+});

@@ -3,33 +3,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TrackedDocument } from '../../src/nes-agent/documents';
-import { editByExample } from '../../src/nes-agent/engines/editByExample';
 import { similarNames, wordsOf } from '../../src/nes-agent/engines/renamePropagation';
 import { ownerOf, parensOf } from '../../src/nes-agent/engines/repeatedTransformation';
 import { declarationScope, isBlockBinding } from '../../src/nes-agent/engines/scope';
 import { Lexer, lexerOf, syntaxOf } from '../../src/nes-agent/engines/syntax';
 import type { Proposal } from '../../src/nes-agent/engines/types';
+import { suggestAfterLineEdit } from '../shared/nesLineEdit';
 import { toSuggestions } from '../../src/nes-agent/suggestions';
 
 const LANGUAGES = { py: 'python', js: 'javascript', ts: 'typescript' } as const;
 
-/**
- * `lines` with one change made as a user would (`old` on line `line` became `now`, as one
- * edit of the differing span), then engine 1 asked at the end of it.
- */
+/** `lines` with line `line` changed to `now`, then engine 1 asked at the end of the change. */
 function suggest(ext: keyof typeof LANGUAGES, lines: string[], line: number, now: string): Proposal | undefined {
-	const doc = new TrackedDocument(`file:///project/f.${ext}`, LANGUAGES[ext], 1, lines.join('\n'));
-	const old = lines[line]!;
-	let start = 0;
-	while (start < old.length && old[start] === now[start]) {
-		start++;
-	}
-	let end = 0;
-	while (end < old.length - start && end < now.length - start && old[old.length - 1 - end] === now[now.length - 1 - end]) {
-		end++;
-	}
-	doc.applyChanges([{ range: { start: { line, character: start }, end: { line, character: old.length - end } }, text: now.slice(start, now.length - end) }], 2);
-	return editByExample({ uri: doc.uri, languageId: doc.languageId, document: doc, cursor: { line, character: now.length - end }, lastEdit: doc.lastEdit, earlierEdits: doc.earlierEdits });
+	return suggestAfterLineEdit(ext, LANGUAGES[ext], lines, line, now);
 }
 
 /** The lines each proposed edit lands on, nearest first. */

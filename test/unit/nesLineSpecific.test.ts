@@ -2,28 +2,16 @@
 // each, in the language whose histories showed the family of wrong suggestions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TrackedDocument } from '../../src/nes-agent/documents';
-import { editByExample } from '../../src/nes-agent/engines/editByExample';
 import { changeKind, confidence, languageOf, lineRole, speaks, type GateFeatures } from '../../src/nes-agent/engines/gate';
 import { THRESHOLDS } from '../../src/nes-agent/engines/gateWeights';
 import type { Proposal } from '../../src/nes-agent/engines/types';
+import { suggestAfterLineEdit } from '../shared/nesLineEdit';
 
 const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
 
-/** `lines` with line `line` changed to `now` as one edit of the differing span, then engine 1 asked at its end. */
+/** `lines` with line `line` changed to `now`, then engine 1 asked at the end of the change. */
 function suggest(ext: keyof typeof FILES, lines: string[], line: number, now: string): Proposal | undefined {
-	const doc = new TrackedDocument(`file:///project/f.${ext}`, FILES[ext], 1, lines.join('\n'));
-	const old = lines[line]!;
-	let start = 0;
-	while (start < old.length && old[start] === now[start]) {
-		start++;
-	}
-	let end = 0;
-	while (end < old.length - start && end < now.length - start && old[old.length - 1 - end] === now[now.length - 1 - end]) {
-		end++;
-	}
-	doc.applyChanges([{ range: { start: { line, character: start }, end: { line, character: old.length - end } }, text: now.slice(start, now.length - end) }], 2);
-	return editByExample({ uri: doc.uri, languageId: doc.languageId, document: doc, cursor: { line, character: now.length - end }, lastEdit: doc.lastEdit, earlierEdits: doc.earlierEdits });
+	return suggestAfterLineEdit(ext, FILES[ext], lines, line, now);
 }
 
 function places(p: Proposal | undefined): string[] {

@@ -74,7 +74,7 @@ interface Page {
 	readonly isVisible: () => boolean;
 	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
 	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
-	ready: boolean;
+	/** Whether it loaded and asked for the state since it was last shown ({@link PageLoadWatch.loaded}). */
 	readonly watch: PageLoadWatch;
 }
 
@@ -205,7 +205,7 @@ export class ChatController implements vscode.Disposable {
 			},
 			gaveUp: () => this.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`),
 		});
-		const page: Page = { webview, isVisible, revisions: new Map(), ready: false, watch };
+		const page: Page = { webview, isVisible, revisions: new Map(), watch };
 		this.pages.add(page);
 		if (isVisible()) {
 			watch.shown();
@@ -214,7 +214,6 @@ export class ChatController implements vscode.Disposable {
 			webview.onDidReceiveMessage((raw: unknown) => this.receive(page, raw)),
 			onDidChangeVisibility(() => {
 				if (!isVisible()) {
-					page.ready = false;
 					watch.hidden();
 				} else {
 					watch.shown();
@@ -252,10 +251,9 @@ export class ChatController implements vscode.Disposable {
 		try {
 			switch (method) {
 				case PageRequests.getState.method: {
-					if (!page.ready) {
+					if (!page.watch.loaded) {
 						this.log.debug(`Chat page loaded (${this.pages.size} page(s) attached).`);
 					}
-					page.ready = true;
 					page.watch.markLoaded();
 					reply = encodeResult(PageRequests.getState, id, this.stateFor(page, true));
 					break;
@@ -849,7 +847,7 @@ export class ChatController implements vscode.Disposable {
 		if (key !== undefined) {
 			this.select(key);
 		}
-		const shown = [...this.pages].filter((p) => p.ready && p.isVisible());
+		const shown = [...this.pages].filter((p) => p.watch.loaded && p.isVisible());
 		if (shown.length === 1) {
 			void shown[0]!.webview.postMessage(this.focusMessage(true));
 			return;
@@ -860,7 +858,7 @@ export class ChatController implements vscode.Disposable {
 
 	/** Moves focus to the selected tab's input in the visible pages (or the next page to load, when none is ready yet). */
 	focusInput(): void {
-		const visible = [...this.pages].filter((p) => p.ready && p.isVisible());
+		const visible = [...this.pages].filter((p) => p.watch.loaded && p.isVisible());
 		this.focusPending = visible.length === 0;
 		for (const page of visible) {
 			void page.webview.postMessage(this.focusMessage());
@@ -898,7 +896,7 @@ export class ChatController implements vscode.Disposable {
 	private flush(): void {
 		this.flushTimer = undefined;
 		for (const page of this.pages) {
-			if (!page.ready) {
+			if (!page.watch.loaded) {
 				continue;
 			}
 			for (const tab of this.tabs.values()) {
@@ -918,7 +916,7 @@ export class ChatController implements vscode.Disposable {
 	private broadcastState(): void {
 		this.tabsEmitter.fire();
 		for (const page of this.pages) {
-			if (page.ready) {
+			if (page.watch.loaded) {
 				void page.webview.postMessage(encodeNotification(HostNotifications.didChangeState, this.stateFor(page, false)));
 			}
 		}
@@ -958,7 +956,7 @@ export class ChatController implements vscode.Disposable {
 
 	private post(message: WireMessage, filter: (page: Page) => boolean = () => true): void {
 		for (const page of this.pages) {
-			if (page.ready && filter(page)) {
+			if (page.watch.loaded && filter(page)) {
 				void page.webview.postMessage(message);
 			}
 		}

@@ -327,8 +327,11 @@ export const PageCommands = {
 
 /** What the page asks the host, with an answer. */
 export const PageRequests = {
-	/** Everything to draw; asked whenever the page (re)loads. */
-	getState: request('chat/getState', empty, chatStateSchema),
+	/**
+	 * Everything to draw, asked for whenever the page (re)loads. `load` is the id the host wrote into
+	 * this load of the page: a request from a page the host has loaded again since is not answered.
+	 */
+	getState: request('chat/getState', z.object({ load: z.optional(z.string().check(z.maxLength(64))) }), chatStateSchema),
 	/** Files, folders and symbols matching what the user typed after `@`. */
 	searchMentions: request('chat/searchMentions', z.object({ ...session, query: z.string().check(z.maxLength(1_000)) }), z.object({ items: z.array(mentionSchema) })),
 	/** Context to offer for what is being written: OpenCtx providers whose message selectors match it. */

@@ -69,9 +69,21 @@ export const PAGE_LOAD_WATCH_MS = 5000;
 const PAGE_RELOADS = 2;
 
 /** A connected page: the chat view or a chat in an editor. */
+/** A chat page's webview, as its owner (chatView.ts) hands it to the controller. */
+export interface PageHost {
+	readonly webview: vscode.Webview;
+	readonly isVisible: () => boolean;
+	readonly onDidChangeVisibility: vscode.Event<unknown>;
+	/** Sets the page's html again (a new load). */
+	readonly reload: () => void;
+	/** The id written into the page's current load; a request naming another comes from a document replaced since. */
+	readonly currentLoad: () => string | undefined;
+}
+
 interface Page {
 	readonly webview: vscode.Webview;
 	readonly isVisible: () => boolean;
+	readonly currentLoad: () => string | undefined;
 	/** The transcript this page has, and at which revision, per tab; absent until it asked for the state. */
 	readonly revisions: Map<string, { readonly transcript: Transcript; revision: number }>;
 	/** Whether it loaded and asked for the state since it was last shown ({@link PageLoadWatch.loaded}). */
@@ -195,7 +207,7 @@ export class ChatController implements vscode.Disposable {
 	 * {@link PAGE_LOAD_WATCH_MS} (a webview that failed to load stays blank) is loaded again with
 	 * `reload`, up to {@link PAGE_RELOADS} times per showing.
 	 */
-	attach(webview: vscode.Webview, isVisible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>, reload: () => void): vscode.Disposable {
+	attach({ webview, isVisible, onDidChangeVisibility, reload, currentLoad }: PageHost): vscode.Disposable {
 		const watch = new PageLoadWatch({
 			watchMs: PAGE_LOAD_WATCH_MS,
 			maxReloads: PAGE_RELOADS,
@@ -205,7 +217,7 @@ export class ChatController implements vscode.Disposable {
 			},
 			gaveUp: () => this.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`),
 		});
-		const page: Page = { webview, isVisible, revisions: new Map(), watch };
+		const page: Page = { webview, isVisible, currentLoad, revisions: new Map(), watch };
 		this.pages.add(page);
 		if (isVisible()) {
 			watch.shown();
@@ -251,6 +263,14 @@ export class ChatController implements vscode.Disposable {
 		try {
 			switch (method) {
 				case PageRequests.getState.method: {
+					const { load } = params as ParamsOf<typeof PageRequests.getState>;
+					const current = page.currentLoad();
+					if (load !== undefined && current !== undefined && load !== current) {
+						// Sent before the page was loaded again (its load watch gave up waiting): that
+						// document is gone. Answered, it would mark the new one loaded and take its focus.
+						this.log.debug('Chat: a state request from a page loaded again since; not answered.');
+						return;
+					}
 					if (!page.watch.loaded) {
 						this.log.debug(`Chat page loaded (${this.pages.size} page(s) attached).`);
 					}

@@ -25,6 +25,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	/** The last missing-files problem logged, so a page loaded again does not repeat it. */
 	private loggedProblem: string | undefined;
 	private readonly origin: PageOrigin;
+	/**
+	 * Each page's current load: a new id each time its html is set, written into the page, which
+	 * sends it with its first request; a request from a document replaced since is known by it.
+	 */
+	private readonly loads = new WeakMap<vscode.Webview, string>();
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
@@ -40,7 +45,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this.view = view;
 		this.setUp(view.webview, 'view');
-		const connection = this.controller().attach(view.webview, () => view.visible, view.onDidChangeVisibility, () => this.load(view.webview, 'view'));
+		const connection = this.controller().attach({
+			webview: view.webview,
+			isVisible: () => view.visible,
+			onDidChangeVisibility: view.onDidChangeVisibility,
+			reload: () => this.load(view.webview, 'view'),
+			currentLoad: () => this.loads.get(view.webview),
+		});
 		const recheck = view.onDidChangeVisibility(() => this.loadIfBroken(view.webview, view.visible, 'view'));
 		view.onDidDispose(() => {
 			connection.dispose();
@@ -57,7 +68,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Agent Link Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.svg');
 		this.setUp(panel.webview, 'editor');
-		const connection = this.controller().attach(panel.webview, () => panel.visible, panel.onDidChangeViewState, () => this.load(panel.webview, 'editor'));
+		const connection = this.controller().attach({
+			webview: panel.webview,
+			isVisible: () => panel.visible,
+			onDidChangeVisibility: panel.onDidChangeViewState,
+			reload: () => this.load(panel.webview, 'editor'),
+			currentLoad: () => this.loads.get(panel.webview),
+		});
 		const recheck = panel.onDidChangeViewState(() => this.loadIfBroken(panel.webview, panel.visible, 'editor'));
 		this.panels.add(panel);
 		panel.onDidDispose(() => {
@@ -108,11 +125,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	 * page whose files are missing says so instead, and what brings them back.
 	 */
 	private load(webview: vscode.Webview, where: 'view' | 'editor'): void {
+		const load = randomBytes(9).toString('base64url');
+		this.loads.set(webview, load);
 		const missing = missingPageFiles(this.extensionUri);
 		if (missing.length === 0) {
 			this.broken.delete(webview);
 			this.loggedProblem = undefined;
-			webview.html = chatHtml(webview, this.extensionUri, where, this.origin);
+			webview.html = chatHtml(webview, this.extensionUri, where, this.origin, load);
 			return;
 		}
 		const problem = missingFilesProblem(missing, this.origin);
@@ -134,9 +153,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
 /**
  * The page: its styles, its script, and nothing else; everything it shows is built by the script,
- * which first removes the notice that it did not start (shown only if it is still there after a moment).
+ * which first removes the notice that it did not start (shown only if it is still there after a
+ * moment). `load` names this load of the page (it sends it when it asks for the state).
  */
-export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, where: 'view' | 'editor', origin: PageOrigin): string {
+export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, where: 'view' | 'editor', origin: PageOrigin, load: string): string {
 	const nonce = randomBytes(18).toString('base64');
 	const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
 	const csp = [
@@ -152,7 +172,7 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, wher
 		"base-uri 'none'",
 	].join('; ');
 	const body = `${problemHtml(notStartedProblem(origin), true)}
-<div id="app"></div>
+<div id="app" data-load="${load}"></div>
 <script type="module" nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>`;
 	return pageDocument(where, csp, [asset('dist', 'webview', 'codicon.css'), asset('media', 'chat', 'chat.css')], body);
 }

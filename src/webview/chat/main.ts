@@ -147,7 +147,9 @@ class ChatPage {
 	private readonly actions: EntryActions;
 
 	private async refresh(): Promise<void> {
-		this.setState(await this.host.request(PageRequests.getState, {}));
+		// The host names each load of the page; it does not answer a page it has since replaced.
+		const load = document.getElementById('app')?.dataset['load'];
+		this.setState(await this.host.request(PageRequests.getState, load ? { load } : {}));
 	}
 
 	private onNotification(n: HostNotification): void {

@@ -14,10 +14,12 @@
 // time (traceSummary.ts: per task, and by kind of work), which the machine's load hardly moves.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { hasBrowser, press, trace, type, waitFor, webviewProbe, webviewQuery } from '../browser';
+import { cpuByProcess } from '../processes';
 import { api, repoRoot, waitUntil } from '../util';
 import { summarizeTrace, type CpuSummary } from './traceSummary';
 
@@ -113,6 +115,7 @@ describe('bench: chat page', function () {
 		});
 		await startTrace();
 		await webviewProbe('framesStart');
+		const cpuBefore = cpuByProcess();
 		await type('go', 0);
 		const started = performance.now();
 		await press('Enter');
@@ -121,13 +124,17 @@ describe('bench: chat page', function () {
 		await waitFor(async () => (await webviewQuery('.turn-end')).count > 0 && (words = (await webviewQuery('.entry-agent .markdown')).texts.join('').split('word').length - 1) === 20_000, 'the turn drawn whole', 120_000);
 		const drawnAt = performance.now();
 		const frames = await webviewProbe<Frames>('framesStop');
+		// Where the machine's two cores went meanwhile: the page's thread waits for one while the
+		// agent writes, the extension host takes in and the server passes on 20 000 chunks.
+		const processes = cpuByProcess(cpuBefore);
 		await stopTrace('stream');
 		assert.equal(received, 20_000);
 		assert.equal(words, 20_000, 'every chunk drawn');
 		const receiveMs = receivedAt - started;
 		const drawMs = drawnAt - started;
-		results.stream = { chunks: 20_000, receiveMs: Math.round(receiveMs), drawnMs: Math.round(drawMs), ratio: Number((drawMs / receiveMs).toFixed(2)), ...frames };
+		results.stream = { chunks: 20_000, receiveMs: Math.round(receiveMs), drawnMs: Math.round(drawMs), ratio: Number((drawMs / receiveMs).toFixed(2)), ...frames, processes };
 		console.log(`20 000 chunks: received in ${receiveMs.toFixed(0)} ms, drawn in ${drawMs.toFixed(0)} ms (${(drawMs / receiveMs).toFixed(2)}x); longest frame gap ${frames.maxGapMs.toFixed(1)} ms (95th percentile ${frames.p95GapMs.toFixed(1)} ms), ${frames.over50} gaps over 50 ms, ${frames.longTasks} long tasks (max ${frames.maxLongTaskMs.toFixed(0)} ms); the page's own work: longest ${frames.pageWork?.maxMs.toFixed(1)} ms a frame, ${frames.pageWork?.totalMs.toFixed(0)} ms in all`);
+		console.log(`  CPU s by process meanwhile (${(drawMs / 1000).toFixed(2)} s on ${os.cpus().length} cores): ${processes.map((c) => `${c.name} ${c.seconds.toFixed(2)}`).join(', ') || 'not measured (no /proc)'}`);
 		await a.chatController.closeTab(key);
 	});
 

@@ -21,7 +21,7 @@ import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { api, repoRoot, waitForState, waitUntil } from '../util';
 import { meterLog } from './logMeter';
 import { startProfile } from './profile';
-import { cpuByProcess, type CpuSample } from './processes';
+import { cpuByProcess, type CpuSample } from '../processes';
 import type { FloodReport } from '../../../shared/floodReport';
 
 const AGENT = 'Hostile Flood Agent';

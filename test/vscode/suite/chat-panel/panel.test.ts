@@ -188,7 +188,13 @@ describe('chat panel', function () {
 			const posted: unknown[] = [];
 			const webview = { onDidReceiveMessage: fromPage.event, postMessage: (m: unknown) => (posted.push(m), Promise.resolve(true)) } as unknown as vscode.Webview;
 			const state = { reloads: 0, posted, fromPage, visibility, visible, connection: undefined as vscode.Disposable | undefined };
-			state.connection = a.chatController.attach(webview, () => state.visible, visibility.event, () => state.reloads++);
+			state.connection = a.chatController.attach({
+				webview,
+				isVisible: () => state.visible,
+				onDidChangeVisibility: visibility.event,
+				reload: () => state.reloads++,
+				currentLoad: () => `load-${state.reloads}`,
+			});
 			return state;
 		};
 		const blank = page(true);
@@ -212,6 +218,41 @@ describe('chat panel', function () {
 				p.fromPage.dispose();
 				p.visibility.dispose();
 			}
+		}
+	});
+
+	// Seen at a load of 30 and more: a page slow to load was loaded again, the first document's state
+	// request (sent just before) arrived after that, marked the page loaded and took the focus the
+	// user had asked for; the document that replaced it never got the keyboard.
+	it('gives the keyboard the user asked for to the page loaded again, not to the state request of the document it replaced', async function () {
+		this.timeout(60_000);
+		const a = chatApi();
+		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
+		const fromPage = new vscode.EventEmitter<unknown>();
+		const visibility = new vscode.EventEmitter<void>();
+		const posted: { id?: number; method?: string }[] = [];
+		const webview = { onDidReceiveMessage: fromPage.event, postMessage: (m: unknown) => (posted.push(m as { id?: number }), Promise.resolve(true)) } as unknown as vscode.Webview;
+		let reloads = 0;
+		const connection = a.chatController.attach({ webview, isVisible: () => true, onDidChangeVisibility: visibility.event, reload: () => reloads++, currentLoad: () => `load-${reloads}` });
+		try {
+			// No page on screen has loaded: the input is focused when one does.
+			a.chatController.focusInput();
+			await waitUntil(() => reloads === 1, 8000, 'the page loaded again after 5 s');
+			fromPage.fire(encodeRequest(PageRequests.getState, 1, { load: 'load-0' }));
+			fromPage.fire(encodeRequest(PageRequests.getState, 1, { load: 'load-1' }));
+			await waitUntil(() => posted.some((m) => m.id === 1), 3000, 'the state sent');
+			await new Promise((r) => setTimeout(r, 300));
+			// Its answer, then the focus: the replaced document's request was left unanswered.
+			const answer = posted.map((m) => m.id).lastIndexOf(1);
+			assert.ok(posted.slice(answer).some((m) => m.method === 'chat/focusInput'), 'the page loaded again gets the keyboard');
+			assert.equal(posted.filter((m) => m.id === 1).length, 1, 'only the current document is answered');
+		} finally {
+			connection.dispose();
+			fromPage.dispose();
+			visibility.dispose();
+			await vscode.commands.executeCommand('agentLink.chat.focus');
+			await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown');
 		}
 	});
 

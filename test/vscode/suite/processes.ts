@@ -1,5 +1,5 @@
 // CPU time spent by each process of this editor (the server, the extension host, the browser's
-// processes, the agent), from /proc: where a flood's work lands, in this process or another. Only the
+// processes, the agents), from /proc: where a benchmark's work lands, in this process or another. Only the
 // processes of this run count (the machine is shared): the server's session (the runner starts it with
 // setsid) and the browser whose profile lives in this run's temporary folder, with their children.
 // Linux only; elsewhere it reports nothing. Benchmarks only.
@@ -58,6 +58,9 @@ function roleOf(proc: Proc): string {
 	}
 	if (proc.cmdline.includes('nes-scripted-agent')) {
 		return 'peer agent';
+	}
+	if (proc.cmdline.includes('fixtures/agents/')) {
+		return 'agent';
 	}
 	if (/chrom/i.test(proc.cmdline)) {
 		return `browser ${type ?? 'main'}`;

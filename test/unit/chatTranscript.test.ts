@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type * as acp from '@agentclientprotocol/sdk';
 import fc from 'fast-check';
-import { transcriptPatchSchema, transcriptSnapshotSchema } from '../../src/common/chat/messages';
+import { transcriptPatchSchema, transcriptSnapshotSchema } from '../../src/common/chat/transcriptWire';
 import {
 	DEFAULT_LIMITS,
 	Transcript,

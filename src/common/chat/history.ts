@@ -10,7 +10,7 @@
  * vscode layer (src/vscode/chat/chatHistory.ts) reads and writes the files.
  */
 import * as z from 'zod/mini';
-import { transcriptSnapshotSchema } from './messages';
+import { transcriptSnapshotSchema } from './transcriptWire';
 import type { Block, Entry, TranscriptSnapshot } from './transcriptModel';
 import { sameText, type FileChange } from './turnFiles';
 

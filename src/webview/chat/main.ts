@@ -16,6 +16,7 @@ import { TabStrip } from './tabStrip';
 import { Host, type HostNotification } from './host';
 import { TerminalViews, type TerminalState } from './terminals';
 import { DRAW_BUDGET_MS, TranscriptView } from './transcriptView';
+import { drawChanges, drawSignIn, SectionRedraw } from './sections';
 import { recordWork } from './work';
 import { changedTurns, drawUndoAsk } from './turnUndo';
 
@@ -59,8 +60,8 @@ class ChatPage {
 		attrs: { hidden: true, role: 'alertdialog', 'aria-labelledby': 'undo-ask-title' },
 		on: { keydown: (e) => e.key === 'Escape' && (e.preventDefault(), this.answerUndo(false)) },
 	});
-	/** What each redrawn section shows now (redrawSection). */
-	private readonly drawn = new Map<HTMLElement, string | undefined>();
+	/** The sections above the input, each drawn again only when what it shows changed. */
+	private readonly sections = new SectionRedraw(() => this.composer.focus());
 	private readonly followButton = h('button', {
 		class: 'icon-button follow',
 		attrs: { type: 'button', title: 'Follow the agent: show each file it reads or edits', 'aria-label': 'Follow the agent', 'aria-pressed': 'false' },
@@ -417,7 +418,7 @@ class ChatPage {
 		this.renderSignIn(tab);
 		this.renderChanges(tab);
 		const ask = tab?.undoAsk;
-		this.redrawSection(this.undoAsk, tab && ask ? `${tab.sessionKey}\n${JSON.stringify(ask)}` : undefined, { focus: 'button.primary', always: true }, () => ask && drawUndoAsk(this.undoAsk, ask, (undo) => this.answerUndo(undo)));
+		this.sections.redraw(this.undoAsk, tab && ask ? `${tab.sessionKey}\n${JSON.stringify(ask)}` : undefined, { focus: 'button.primary', always: true }, () => ask && drawUndoAsk(this.undoAsk, ask, (undo) => this.answerUndo(undo)));
 		this.followButton.hidden = !tab;
 		this.followButton.setAttribute('aria-pressed', String(tab?.follow === true));
 		this.followButton.classList.toggle('on', tab?.follow === true);
@@ -439,101 +440,18 @@ class ChatPage {
 		}
 	}
 
-	/** The changed files above the input: name (opens the review), lines added and removed, keep and undo; keep all and undo all. */
+	/** The changed files above the input (sections.ts). */
 	private renderChanges(tab: Tab | undefined): void {
 		const files = tab?.changes ?? [];
 		const signature = tab && files.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(files)}` : undefined;
-		this.redrawSection(this.changes, signature, { focus: '.changed-file-name', always: false }, () => tab && this.drawChanges(tab, files));
+		this.sections.redraw(this.changes, signature, { focus: '.changed-file-name', always: false }, () => tab && drawChanges(this.changes, tab, files, this.host));
 	}
 
-	private drawChanges(tab: Tab, files: NonNullable<Tab['changes']>): void {
-		const sessionKey = tab.sessionKey;
-		const iconButton = (name: string, label: string, click: () => void) => h('button', { class: 'icon-button small', attrs: { type: 'button', title: label, 'aria-label': label }, on: { click } }, icon(name));
-		this.changes.append(
-			h(
-				'div',
-				{ class: 'changes-header' },
-				h('span', { class: 'changes-title' }, `${files.length} file${files.length === 1 ? '' : 's'} changed`),
-				h('button', { class: 'link-button changes-keep-all', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.keepChanges, { sessionKey }) } }, 'Keep all'),
-				h('button', { class: 'link-button changes-undo-all', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.undoChanges, { sessionKey }) } }, 'Undo all'),
-			),
-			h(
-				'ul',
-				{ class: 'changes-list' },
-				...files.map((file) =>
-					h(
-						'li',
-						{ class: 'changed-file' },
-						icon(file.note !== undefined ? 'warning' : file.created ? 'new-file' : file.deleted ? 'trash' : 'diff'),
-						h('button', { class: 'link-button changed-file-name', attrs: { type: 'button', title: file.note ?? `Review the changes to ${file.path}${file.deleted ? ' (deleted)' : ''}` }, on: { click: () => this.host.send(PageCommands.reviewFile, { sessionKey, path: file.path }) } }, file.name),
-						file.note !== undefined
-							? h('span', { class: 'changed-note', attrs: { title: file.note } }, 'cannot undo')
-							: h('span', { class: 'changed-lines' }, h('span', { class: 'added' }, `+${file.added}`), ' ', h('span', { class: 'removed' }, `−${file.removed}`)),
-						iconButton('check', `Keep the changes to ${file.name}`, () => this.host.send(PageCommands.keepChanges, { sessionKey, path: file.path })),
-						file.note === undefined ? iconButton('discard', `Undo the changes to ${file.name}`, () => this.host.send(PageCommands.undoChanges, { sessionKey, path: file.path })) : null,
-					),
-				),
-			),
-		);
-	}
-
-	/** The sign-in card: a button per method the agent offers, and Not now; the first button takes focus. */
+	/** The sign-in card (sections.ts); its first button takes focus. */
 	private renderSignIn(tab: Tab | undefined): void {
 		const methods = tab?.state === 'auth_required' ? (tab.authMethods ?? []) : [];
 		const signature = tab && methods.length > 0 ? `${tab.sessionKey}\n${JSON.stringify(methods)}` : undefined;
-		this.redrawSection(this.signIn, signature, { focus: 'button', always: true }, () => tab && this.drawSignIn(tab, methods));
-	}
-
-	/**
-	 * Draws `section` again only when what it shows (`signature`) changed, so a state that changed
-	 * nothing there keeps its focus; undefined hides it. The focus goes to `focus` inside it when it
-	 * had the focus (or `always`), and to the input when it empties with the focus in it.
-	 */
-	private redrawSection(section: HTMLElement, signature: string | undefined, focus: { readonly focus: string; readonly always: boolean }, draw: () => void): void {
-		if (this.drawn.get(section) === signature) {
-			return;
-		}
-		this.drawn.set(section, signature);
-		const hadFocus = section.contains(document.activeElement);
-		section.hidden = signature === undefined;
-		section.replaceChildren();
-		if (signature === undefined) {
-			if (hadFocus) {
-				this.composer.focus();
-			}
-			return;
-		}
-		draw();
-		if (hadFocus || focus.always) {
-			focusInPage(section.querySelector<HTMLElement>(focus.focus));
-		}
-	}
-
-	private drawSignIn(tab: Tab, methods: NonNullable<Tab['authMethods']>): void {
-		const sessionKey = tab.sessionKey;
-		const buttons = methods.map((method, index) =>
-			h(
-				'li',
-				{ class: 'sign-in-method' },
-				h(
-					'button',
-					{
-						class: index === 0 ? 'primary' : 'secondary',
-						attrs: { type: 'button', ...(method.description ? { 'aria-describedby': `sign-in-detail-${index}` } : {}) },
-						on: { click: () => this.host.send(PageCommands.authenticate, { sessionKey, methodId: method.id }) },
-					},
-					icon(method.type === 'terminal' ? 'terminal' : method.type === 'env_var' ? 'key' : 'account'),
-					` ${method.name}`,
-				),
-				method.description ? h('span', { class: 'sign-in-detail', attrs: { id: `sign-in-detail-${index}` } }, method.description) : null,
-			),
-		);
-		this.signIn.append(
-			h('h2', { attrs: { id: 'sign-in-title' } }, `Sign in to ${tab.agentName}`),
-			h('p', {}, `${tab.agentName} needs you to sign in before it can chat. Choose how:`),
-			h('ul', { class: 'sign-in-methods' }, ...buttons),
-			h('button', { class: 'link-button sign-in-dismiss', attrs: { type: 'button' }, on: { click: () => this.host.send(PageCommands.dismissSignIn, { sessionKey }) } }, 'Not now'),
-		);
+		this.sections.redraw(this.signIn, signature, { focus: 'button', always: true }, () => tab && drawSignIn(this.signIn, tab, methods, this.host));
 	}
 
 	private save(): void {

@@ -174,6 +174,10 @@ export class AgentManager implements vscode.Disposable {
 		return this.stopGeneration === this.generation && this.stateValue.kind !== 'stopped';
 	}
 
+	/**
+	 * Starts `choice`: the process (spawnFor), then its features attached and the handshake
+	 * (handshake). A later launch or a stop (a new generation) overtakes it at every step.
+	 */
 	private async launch(choice: AgentChoice): Promise<void> {
 		const generation = ++this.generation;
 		this.clearRestartTimer();
@@ -184,26 +188,8 @@ export class AgentManager implements vscode.Disposable {
 		if (generation !== this.generation) {
 			return;
 		}
-		const config = this.config.current;
-		let handle: AgentHandle;
-		try {
-			const extra = await this.extraEnv(choice.name);
-			if (generation !== this.generation) {
-				return;
-			}
-			const definition = Object.keys(extra).length > 0 ? { ...choice.definition, env: { ...choice.definition.env, ...extra } } : choice.definition;
-			handle = await AgentHandle.launch({
-				definition,
-				defaultCwd: defaultCwd(),
-				maxLineBytes: config.maxMessageBytes,
-				log: this.log,
-				tracer: this.tracer,
-				install: choice.install,
-			});
-		} catch (error) {
-			if (generation === this.generation) {
-				this.fail(choice, error);
-			}
+		const handle = await this.spawnFor(choice, generation);
+		if (!handle) {
 			return;
 		}
 		if (generation !== this.generation) {
@@ -220,6 +206,37 @@ export class AgentManager implements vscode.Disposable {
 		for (const feature of this.features) {
 			feature.attach?.(running);
 		}
+		await this.handshake(choice, running, generation);
+	}
+
+	/** The agent's process, with its settings' environment; undefined when it failed (said) or was overtaken. */
+	private async spawnFor(choice: AgentChoice, generation: number): Promise<AgentHandle | undefined> {
+		const config = this.config.current;
+		try {
+			const extra = await this.extraEnv(choice.name);
+			if (generation !== this.generation) {
+				return undefined;
+			}
+			const definition = Object.keys(extra).length > 0 ? { ...choice.definition, env: { ...choice.definition.env, ...extra } } : choice.definition;
+			return await AgentHandle.launch({
+				definition,
+				defaultCwd: defaultCwd(),
+				maxLineBytes: config.maxMessageBytes,
+				log: this.log,
+				tracer: this.tracer,
+				install: choice.install,
+			});
+		} catch (error) {
+			if (generation === this.generation) {
+				this.fail(choice, error);
+			}
+			return undefined;
+		}
+	}
+
+	/** `initialize`, then the agent is ready: said, and each feature set up for it. */
+	private async handshake(choice: AgentChoice, running: RunningAgent, generation: number): Promise<void> {
+		const { handle } = running;
 		let initialized: ValidatedInitializeResponse;
 		try {
 			initialized = await withTimeout(

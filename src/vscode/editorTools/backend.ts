@@ -214,130 +214,140 @@ async function positionIn(args: { path: string; line: number; character: number 
 	return { uri, position: new vscode.Position(args.line - 1, Math.min(args.character - 1, document.lineAt(args.line - 1).text.length)) };
 }
 
+const statTool: EditorToolsBackend['stat'] = async ({ path: input }) => {
+	const file = await workspacePath(input);
+	const stat = await fs.promises.stat(file).catch(() => undefined);
+	if (!stat) {
+		return { path: file, exists: false };
+	}
+	return { path: file, exists: true, isDirectory: stat.isDirectory(), isFile: stat.isFile(), size: stat.size, modified: stat.mtime.toISOString() };
+};
+
+const readBinaryFile: EditorToolsBackend['read_binary_file'] = async ({ path: input, byteOffset = 0, byteLimit = DEFAULT_BINARY_READ_BYTES }) => {
+	const uri = await existingFile(input);
+	const handle = await fs.promises.open(uri.fsPath, 'r');
+	try {
+		const size = (await handle.stat()).size;
+		const length = Math.max(0, Math.min(byteLimit, size - byteOffset));
+		const buffer = Buffer.alloc(length);
+		const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, byteOffset) : { bytesRead: 0 };
+		return { path: uri.fsPath, size, byteOffset, bytesRead, endOfFile: byteOffset + bytesRead >= size, base64: buffer.subarray(0, bytesRead).toString('base64') };
+	} finally {
+		await handle.close();
+	}
+};
+
+const getDiagnostics: EditorToolsBackend['get_diagnostics'] = async ({ path: input }) => {
+	const file = input === undefined ? undefined : await existingFile(input);
+	const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = file ? [[file, vscode.languages.getDiagnostics(file)]] : vscode.languages.getDiagnostics();
+	const folders = fileFolders();
+	const diagnostics = [];
+	let total = 0;
+	for (const [uri, list] of entries) {
+		// The workspace-wide list keeps to the folders (language servers report library files too).
+		if (input === undefined && (uri.scheme !== 'file' || !folders.some((f) => isPathInside(uri.fsPath, f.uri.fsPath, caseInsensitive)))) {
+			continue;
+		}
+		for (const d of list) {
+			total++;
+			if (diagnostics.length < MAX_LIST_RESULTS) {
+				const code = typeof d.code === 'object' ? d.code.value : d.code;
+				diagnostics.push({ path: uri.fsPath, severity: severityName[d.severity], message: d.message, range: asToolRange(d.range), ...(d.source ? { source: d.source } : {}), ...(code !== undefined ? { code } : {}) });
+			}
+		}
+	}
+	return { diagnostics, ...(total > diagnostics.length ? { truncated: true, total } : {}) };
+};
+
+const findSymbols: EditorToolsBackend['find_symbols'] = async ({ query, maxResults = 100 }) => {
+	const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
+	const folders = fileFolders();
+	const inside = found.filter((s) => s.location.uri.scheme === 'file' && folders.some((f) => isPathInside(s.location.uri.fsPath, f.uri.fsPath, caseInsensitive)));
+	return {
+		symbols: inside.slice(0, maxResults).map((s) => ({ name: s.name, kind: vscode.SymbolKind[s.kind], ...(s.containerName ? { containerName: s.containerName } : {}), path: s.location.uri.fsPath, range: asToolRange(s.location.range) })),
+		...(inside.length > maxResults ? { truncated: true } : {}),
+	};
+};
+
+const documentSymbols: EditorToolsBackend['document_symbols'] = async ({ path: input }) => {
+	const uri = await existingFile(input);
+	await vscode.workspace.openTextDocument(uri);
+	const symbols = (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', uri)) ?? [];
+	return { path: uri.fsPath, symbols: symbols.map(documentSymbolOut) };
+};
+
+const goToDefinition: EditorToolsBackend['go_to_definition'] = async (args) => {
+	const { uri, position } = await positionIn(args);
+	const found = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, position)) ?? [];
+	return { locations: found.slice(0, MAX_LIST_RESULTS).map(asLocation) };
+};
+
+const findReferences: EditorToolsBackend['find_references'] = async (args) => {
+	const { uri, position } = await positionIn(args);
+	const found = (await vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, position)) ?? [];
+	const locations = found.map(asLocation);
+	// The providers include the declaration; leave it out when asked to.
+	const declarations = args.includeDeclaration === false ? ((await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, position)) ?? []).map(asLocation) : [];
+	const same = (a: ToolLocation, b: ToolLocation) => a.path === b.path && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character;
+	const kept = locations.filter((l) => !declarations.some((d) => same(l, d)));
+	return { locations: kept.slice(0, MAX_LIST_RESULTS), ...(kept.length > MAX_LIST_RESULTS ? { truncated: true, total: kept.length } : {}) };
+};
+
+const hoverTool: EditorToolsBackend['hover'] = async (args) => {
+	const { uri, position } = await positionIn(args);
+	const hovers = (await vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', uri, position)) ?? [];
+	return { contents: hovers.flatMap((h) => h.contents.map(hoverText)).filter((t) => t.trim() !== '') };
+};
+
+const getSelection: EditorToolsBackend['get_selection'] = async () => {
+	const editor = vscode.window.activeTextEditor;
+	if (!editor || editor.document.uri.scheme !== 'file') {
+		return { editor: null };
+	}
+	const { document } = editor;
+	return {
+		editor: {
+			path: document.uri.fsPath,
+			languageId: document.languageId,
+			isDirty: document.isDirty,
+			selections: editor.selections.map((s) => ({ range: asToolRange(s), text: document.getText(s).slice(0, 100_000) })),
+		},
+	};
+};
+
+const getOpenEditors: EditorToolsBackend['get_open_editors'] = async () => {
+	const active = vscode.window.activeTextEditor?.document.uri.toString();
+	const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
+	const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.toString()));
+	const seen = new Set<string>();
+	const editors = [];
+	for (const group of vscode.window.tabGroups.all) {
+		for (const tab of group.tabs) {
+			const uri = tabUris(tab.input)[0];
+			if (!uri || uri.scheme !== 'file' || seen.has(uri.toString())) {
+				continue;
+			}
+			seen.add(uri.toString());
+			const key = uri.toString();
+			editors.push({ path: uri.fsPath, isActive: key === active, isVisible: visible.has(key), isDirty: dirty.has(key) || tab.isDirty });
+		}
+	}
+	return { editors };
+};
+
 /** The editor tools as this VS Code window answers them. */
 export function vscodeEditorToolsBackend(): EditorToolsBackend {
 	return {
-		async stat({ path: input }) {
-			const file = await workspacePath(input);
-			const stat = await fs.promises.stat(file).catch(() => undefined);
-			if (!stat) {
-				return { path: file, exists: false };
-			}
-			return { path: file, exists: true, isDirectory: stat.isDirectory(), isFile: stat.isFile(), size: stat.size, modified: stat.mtime.toISOString() };
-		},
-
+		stat: statTool,
 		glob_search: ({ pattern, maxResults }) => globSearch(pattern, maxResults ?? DEFAULT_GLOB_RESULTS),
-
-		async read_binary_file({ path: input, byteOffset = 0, byteLimit = DEFAULT_BINARY_READ_BYTES }) {
-			const uri = await existingFile(input);
-			const handle = await fs.promises.open(uri.fsPath, 'r');
-			try {
-				const size = (await handle.stat()).size;
-				const length = Math.max(0, Math.min(byteLimit, size - byteOffset));
-				const buffer = Buffer.alloc(length);
-				const { bytesRead } = length > 0 ? await handle.read(buffer, 0, length, byteOffset) : { bytesRead: 0 };
-				return { path: uri.fsPath, size, byteOffset, bytesRead, endOfFile: byteOffset + bytesRead >= size, base64: buffer.subarray(0, bytesRead).toString('base64') };
-			} finally {
-				await handle.close();
-			}
-		},
-
-		async get_diagnostics({ path: input }) {
-			const file = input === undefined ? undefined : await existingFile(input);
-			const entries: [vscode.Uri, readonly vscode.Diagnostic[]][] = file ? [[file, vscode.languages.getDiagnostics(file)]] : vscode.languages.getDiagnostics();
-			const folders = fileFolders();
-			const diagnostics = [];
-			let total = 0;
-			for (const [uri, list] of entries) {
-				// The workspace-wide list keeps to the folders (language servers report library files too).
-				if (input === undefined && (uri.scheme !== 'file' || !folders.some((f) => isPathInside(uri.fsPath, f.uri.fsPath, caseInsensitive)))) {
-					continue;
-				}
-				for (const d of list) {
-					total++;
-					if (diagnostics.length < MAX_LIST_RESULTS) {
-						const code = typeof d.code === 'object' ? d.code.value : d.code;
-						diagnostics.push({ path: uri.fsPath, severity: severityName[d.severity], message: d.message, range: asToolRange(d.range), ...(d.source ? { source: d.source } : {}), ...(code !== undefined ? { code } : {}) });
-					}
-				}
-			}
-			return { diagnostics, ...(total > diagnostics.length ? { truncated: true, total } : {}) };
-		},
-
-		async find_symbols({ query, maxResults = 100 }) {
-			const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
-			const folders = fileFolders();
-			const inside = found.filter((s) => s.location.uri.scheme === 'file' && folders.some((f) => isPathInside(s.location.uri.fsPath, f.uri.fsPath, caseInsensitive)));
-			return {
-				symbols: inside.slice(0, maxResults).map((s) => ({ name: s.name, kind: vscode.SymbolKind[s.kind], ...(s.containerName ? { containerName: s.containerName } : {}), path: s.location.uri.fsPath, range: asToolRange(s.location.range) })),
-				...(inside.length > maxResults ? { truncated: true } : {}),
-			};
-		},
-
-		async document_symbols({ path: input }) {
-			const uri = await existingFile(input);
-			await vscode.workspace.openTextDocument(uri);
-			const symbols = (await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', uri)) ?? [];
-			return { path: uri.fsPath, symbols: symbols.map(documentSymbolOut) };
-		},
-
-		async go_to_definition(args) {
-			const { uri, position } = await positionIn(args);
-			const found = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, position)) ?? [];
-			return { locations: found.slice(0, MAX_LIST_RESULTS).map(asLocation) };
-		},
-
-		async find_references(args) {
-			const { uri, position } = await positionIn(args);
-			const found = (await vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, position)) ?? [];
-			const locations = found.map(asLocation);
-			// The providers include the declaration; leave it out when asked to.
-			const declarations = args.includeDeclaration === false ? ((await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', uri, position)) ?? []).map(asLocation) : [];
-			const same = (a: ToolLocation, b: ToolLocation) => a.path === b.path && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character;
-			const kept = locations.filter((l) => !declarations.some((d) => same(l, d)));
-			return { locations: kept.slice(0, MAX_LIST_RESULTS), ...(kept.length > MAX_LIST_RESULTS ? { truncated: true, total: kept.length } : {}) };
-		},
-
-		async hover(args) {
-			const { uri, position } = await positionIn(args);
-			const hovers = (await vscode.commands.executeCommand<vscode.Hover[] | undefined>('vscode.executeHoverProvider', uri, position)) ?? [];
-			return { contents: hovers.flatMap((h) => h.contents.map(hoverText)).filter((t) => t.trim() !== '') };
-		},
-
-		async get_selection() {
-			const editor = vscode.window.activeTextEditor;
-			if (!editor || editor.document.uri.scheme !== 'file') {
-				return { editor: null };
-			}
-			const { document } = editor;
-			return {
-				editor: {
-					path: document.uri.fsPath,
-					languageId: document.languageId,
-					isDirty: document.isDirty,
-					selections: editor.selections.map((s) => ({ range: asToolRange(s), text: document.getText(s).slice(0, 100_000) })),
-				},
-			};
-		},
-
-		async get_open_editors() {
-			const active = vscode.window.activeTextEditor?.document.uri.toString();
-			const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
-			const dirty = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.toString()));
-			const seen = new Set<string>();
-			const editors = [];
-			for (const group of vscode.window.tabGroups.all) {
-				for (const tab of group.tabs) {
-					const uri = tabUris(tab.input)[0];
-					if (!uri || uri.scheme !== 'file' || seen.has(uri.toString())) {
-						continue;
-					}
-					seen.add(uri.toString());
-					const key = uri.toString();
-					editors.push({ path: uri.fsPath, isActive: key === active, isVisible: visible.has(key), isDirty: dirty.has(key) || tab.isDirty });
-				}
-			}
-			return { editors };
-		},
+		read_binary_file: readBinaryFile,
+		get_diagnostics: getDiagnostics,
+		find_symbols: findSymbols,
+		document_symbols: documentSymbols,
+		go_to_definition: goToDefinition,
+		find_references: findReferences,
+		hover: hoverTool,
+		get_selection: getSelection,
+		get_open_editors: getOpenEditors,
 	};
 }

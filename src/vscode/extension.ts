@@ -14,7 +14,7 @@ import { ChatHistory } from './chat/chatHistory';
 import type * as historyPickerModule from './chat/historyPicker';
 import type { HistoryPicker } from './chat/historyPicker';
 import { AgentCredentials } from './credentials';
-import { ChatSessionManager } from './chat/chatSessions';
+import { ChatSessionManager } from './chat/chatSessionManager';
 import { EditorTools } from './editorTools/editorTools';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
 import { runsFromSource } from './chat/chatPage';

@@ -271,7 +271,7 @@ async function chatPageProblems(page) {
   const script = path.join(clone, 'dist', 'webview', 'chat.js');
   await fs.rename(script, `${script}.away`);
   await page.keyboard.press('Control+Alt+J'); // Focus Chat: the chat view, shown
-  // The view is loaded again while it waits for a page that does not start (chatController's
+  // The view is loaded again while it waits for a page that does not start (chatPages.ts's
   // watch), so the text seen is kept as it was when it matched.
   let seen = '';
   const says = (/** @type {RegExp} */ pattern) => async () => pattern.test((seen = (await inChat(page, '#page-problem')).join('\n')));

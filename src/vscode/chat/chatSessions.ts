@@ -1,43 +1,36 @@
 /**
- * ACP chat sessions, the host side of the chat panel: each session talks to the agent picked when
- * it was made, holds that agent in the pool (so a chat with Claude Code and one with Codex run side
- * by side with the NES agent, and closing one leaves the others), and survives the agent crashing
- * when the agent can resume or load it.
+ * An ACP chat session, the host side of one chat: it talks to the agent picked when it was made,
+ * holds that agent in the pool (so a chat with Claude Code and one with Codex run side by side with
+ * the NES agent, and closing one leaves the others), and survives the agent crashing when the
+ * agent can resume or load it. The sessions are made, kept and routed to by chatSessionManager.ts;
+ * this file never routes an agent's message to a session itself.
  *
  * - `session/new {cwd, mcpServers}`, retried once after the user signs in (-32000); a chat from history
  *   goes on with `session/resume` or `session/load` instead (the same as after a crash);
  * - `mcpServers`: the servers of `agentLink.mcpServers` in a transport the agent takes (src/common/mcp.ts);
- * - `session/list` and `session/delete` for the history picker, when the agent offers them;
  * - `session/prompt` → stop reason; `session/cancel` answers pending permission prompts `cancelled`;
- * - `session/update` notifications reach the session they name (as the agent sent them: the
- *   transcript reducer in `common` makes sense of them);
+ * - `session/update` notifications reach the session (as the agent sent them: the transcript
+ *   reducer in `common` makes sense of them);
  * - `session/request_permission` is answered by the session's permission handler (the panel), or
  *   by a notification with the agent's options when no handler is set.
  */
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import {
-	listSessionsResponseSchema,
 	loadSessionResponseSchema,
 	newSessionResponseSchema,
 	promptResponseSchema,
-	requestPermissionParamsSchema,
-	sessionNotificationSchema,
 	setConfigOptionResponseSchema,
-	type ListedSession,
 	type RequestPermissionParams,
 	type SessionConfigOption,
 	type SessionModeState,
 	type SessionUpdate,
 } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
-import { mcpServersFor, type McpCapabilities, type McpServerConfig } from '../../common/mcp';
-import { Methods, type ClientCapabilities } from '../../common/protocol';
-import type { AgentChoice } from '../../common/presets';
-import type { AgentFeature, AgentManager, ReadyAgent, RunningAgent } from '../agentManager';
-import type { AgentPool } from '../agentPool';
+import { Methods } from '../../common/protocol';
+import type { AgentManager, ReadyAgent } from '../agentManager';
 import { withSignIn, type SignInChooser, type SignInOptions } from '../auth';
-import type { ExtensionLog } from '../log';
+import type { ChatSessionManager } from './chatSessionManager';
 import { sessionAbilities, type ContinueWith } from './sessionAbilities';
 
 export type { SessionUpdate };
@@ -401,160 +394,6 @@ export class ChatSession implements vscode.Disposable {
 		this.resetEmitter.dispose();
 		this.cancelEmitter.dispose();
 	}
-}
-
-export interface CreateOptions {
-	/** Where the user picks a sign-in method (the panel); a quick pick without it. */
-	readonly chooseSignIn?: SignInChooser;
-	/** Go on with this session of the agent's (chat history) instead of starting one. */
-	readonly existing?: { readonly sessionId: string };
-	/** Called before the session is opened, so what `session/load` replays can be listened to. */
-	readonly beforeOpen?: (session: ChatSession) => void;
-}
-
-/** Keeps the chat sessions and routes what agents send for them. */
-export class ChatSessionManager implements AgentFeature, vscode.Disposable {
-	private readonly sessions = new Set<ChatSession>();
-	/** Sessions by agent name and the agent's session id. */
-	private readonly byId = new Map<string, ChatSession>();
-
-	constructor(
-		readonly pool: AgentPool,
-		readonly log: ExtensionLog,
-		/** `agentLink.mcpServers`, as the settings are now. */
-		private readonly mcpSettings: () => readonly McpServerConfig[] = () => [],
-		/** Agent Link's own MCP server (the editor tools) for `agent`, in a transport it takes; undefined when turned off. */
-		private readonly editorToolsFor: (agent: ReadyAgent) => Promise<McpServerConfig['server'] | undefined> = async () => undefined,
-	) {
-		pool.registerFeature(this);
-	}
-
-	/**
-	 * @internal for ChatSession: the MCP servers `agent` gets: the editor tools first, then the user's;
-	 * those in a transport it does not take are left out, with a log line. A user's server of the
-	 * editor tools' name is left out too (names must be unique in `mcpServers`).
-	 */
-	async mcpServers(agent: ReadyAgent): Promise<McpServerConfig['server'][]> {
-		const caps = agent.initialized.agentCapabilities?.mcpCapabilities as McpCapabilities | undefined;
-		const { servers, skipped } = mcpServersFor(this.mcpSettings(), caps);
-		for (const server of skipped) {
-			this.log.info(`MCP server "${server.name}" left out for ${agent.name}: it does not take ${server.transport} servers (mcpCapabilities.${server.transport}).`);
-		}
-		const editorTools = await this.editorToolsFor(agent);
-		if (!editorTools) {
-			return servers;
-		}
-		const clash = servers.filter((s) => s.name === editorTools.name);
-		for (const server of clash) {
-			this.log.warn(`MCP server "${server.name}" of agentLink.mcpServers left out for ${agent.name}: Agent Link's editor tools have that name.`);
-		}
-		return [editorTools, ...servers.filter((s) => s.name !== editorTools.name)];
-	}
-
-	/** The open chats, oldest first. */
-	get all(): readonly ChatSession[] {
-		return [...this.sessions];
-	}
-
-	/**
-	 * A new chat with `choice` in `cwd`: the agent is started if no role runs it yet (one process per
-	 * agent), then `session/new`. A new chat never ends another.
-	 */
-	async create(choice: AgentChoice, cwd: string, options: CreateOptions = {}): Promise<ChatSession> {
-		const token = {};
-		const manager = this.pool.hold(choice.name, token);
-		try {
-			await manager.join(choice);
-			const session = new ChatSession(choice.name, cwd, manager, token, this, options.chooseSignIn);
-			this.sessions.add(session);
-			try {
-				options.beforeOpen?.(session);
-				await session.open(options.existing);
-			} catch (error) {
-				if (session.agent && session.sessionId) {
-					session.agent.sessions.delete(session.sessionId);
-				}
-				this.forget(session);
-				session.dispose();
-				throw error;
-			}
-			const how = session.continuedWith ? `went on with session/${session.continuedWith} of` : 'started with';
-			this.log.info(`Chat ${session.key} ${how} ${choice.name} (session ${session.sessionId ?? '?'}) in ${cwd}.`);
-			return session;
-		} catch (error) {
-			await this.pool.release(manager, token);
-			throw error;
-		}
-	}
-
-	/**
-	 * One page of the sessions `agent` keeps (`session/list`; `sessionCapabilities.list`), in
-	 * `cwd` when given; `nextCursor` when there are more.
-	 */
-	async listSessions(agent: ReadyAgent, params: { readonly cwd?: string; readonly cursor?: string } = {}): Promise<{ readonly sessions: readonly ListedSession[]; readonly nextCursor?: string }> {
-		const result = await agent.handle.connection.sendRequest(
-			Methods.session.list,
-			{ ...(params.cwd !== undefined ? { cwd: params.cwd } : {}), ...(params.cursor !== undefined ? { cursor: params.cursor } : {}) },
-			listSessionsResponseSchema,
-		);
-		return { sessions: result.sessions, ...(typeof result.nextCursor === 'string' ? { nextCursor: result.nextCursor } : {}) };
-	}
-
-	/** `session/delete` (`sessionCapabilities.delete`): the agent forgets the session. */
-	async deleteSession(agent: ReadyAgent, sessionId: string): Promise<void> {
-		await agent.handle.connection.sendRequest(Methods.session.delete, { sessionId }, z.unknown());
-	}
-
-	/**
-	 * The chat panel draws config options (selects and booleans), notices and compactions, so it
-	 * says so: agents may then send them (`session.configOptions`, `notices`, `compaction`).
-	 */
-	fillClientCapabilities(capabilities: ClientCapabilities): void {
-		capabilities.session = { ...capabilities.session, configOptions: { boolean: {} }, notices: {}, compaction: {} };
-	}
-
-	attach(agent: RunningAgent): void {
-		const connection = agent.handle.connection;
-		agent.disposables.push(
-			connection.onNotification(Methods.session.update, sessionNotificationSchema, (params) => {
-				this.byId.get(key(agent.name, params.sessionId))?.receiveUpdate(params.update);
-			}),
-			connection.onRequest(Methods.session.requestPermission, requestPermissionParamsSchema, async (params) => {
-				const session = this.byId.get(key(agent.name, params.sessionId));
-				if (!session || agent.sessions.kindOf(params.sessionId) !== 'chat') {
-					return { outcome: { outcome: 'cancelled' } };
-				}
-				return { outcome: await session.askPermission(params) };
-			}),
-		);
-	}
-
-	/** @internal for ChatSession */
-	index(session: ChatSession): void {
-		if (session.sessionId) {
-			this.byId.set(key(session.agentName, session.sessionId), session);
-		}
-	}
-
-	/** @internal for ChatSession */
-	forget(session: ChatSession): void {
-		this.sessions.delete(session);
-		if (session.sessionId && this.byId.get(key(session.agentName, session.sessionId)) === session) {
-			this.byId.delete(key(session.agentName, session.sessionId));
-		}
-	}
-
-	dispose(): void {
-		for (const session of this.sessions) {
-			session.dispose();
-		}
-		this.sessions.clear();
-		this.byId.clear();
-	}
-}
-
-function key(agentName: string, sessionId: string): string {
-	return `${agentName}\u0000${sessionId}`;
 }
 
 function stateText(manager: AgentManager): string {

@@ -2,7 +2,7 @@
  * One chat tab as the host keeps it: its session (once `session/new` answered), its transcript,
  * what waits on the user (permissions, sign-in, Undo this turn's question), the files its agent
  * changed, and its place in the history; and the tab as the page gets it ({@link ChatTab.toWire}).
- * Plain state: what happens to a tab is the controller's (chatController.ts).
+ * Plain state: what happens to a tab is the controller's and its parts' (chatController.ts).
  */
 import type * as vscode from 'vscode';
 import type { HistoryRecord } from '../../common/chat/history';

@@ -16,7 +16,7 @@ import type { AgentPool } from '../agentPool';
 import type { ExtensionLog } from '../log';
 import type { ChatController } from './chatController';
 import type { ChatHistory } from './chatHistory';
-import type { ChatSessionManager } from './chatSessions';
+import type { ChatSessionManager } from './chatSessionManager';
 import { sessionAbilities } from './sessionAbilities';
 
 /** What an item of the picker stands for. */

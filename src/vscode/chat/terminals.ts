@@ -35,7 +35,8 @@ import {
 import { TerminalCommandNotFoundError, TerminalProcess } from '../../node/terminalProcess';
 import type { AgentFeature, RunningAgent } from '../agentManager';
 import type { ExtensionLog } from '../log';
-import type { ChatSession, ChatSessionManager } from './chatSessions';
+import type { ChatSessionManager } from './chatSessionManager';
+import type { ChatSession } from './chatSessions';
 
 /** A terminal as a page draws it (`chat/didUpdateTerminal` without the tab's key). */
 export type TerminalSnapshot = Omit<ParamsOf<typeof HostNotifications.didUpdateTerminal>, 'sessionKey'>;

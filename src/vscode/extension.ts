@@ -107,6 +107,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentL
 	}
 }
 
+/** What every part of the extension is built on: settings, the agent pool and its two roles, OpenCtx. */
+interface Core {
+	readonly context: vscode.ExtensionContext;
+	readonly log: ExtensionLog;
+	readonly config: ConfigService;
+	readonly version: string;
+	readonly credentials: AgentCredentials;
+	readonly agentPool: AgentPool;
+	/** The chat agent's role and the NES agent's: one process when both name the same agent. */
+	readonly agents: AgentRole;
+	readonly nesAgents: AgentRole;
+	readonly openctx: OpenCtxFeature;
+}
+
+/** The composition root: the core, then next edit suggestions, editor state and the chat, each wired to the pool. */
 async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activationMs: () => number): Promise<AgentLinkApi> {
 	const config = new ConfigService(log);
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
@@ -119,6 +134,55 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const agents = new AgentRole('chat', agentPool);
 	const nesAgents = new AgentRole('NES', agentPool);
 	context.subscriptions.push(await BuiltInNesAgent.create(context, config, agentPool, log));
+	const openctx = new OpenCtxFeature(config, log);
+	const core: Core = { context, log, config, version, credentials, agentPool, agents, nesAgents, openctx };
+	const nes = setUpNes(core);
+	// Editor state answers whichever agent asks, for the sessions it created.
+	const editorState = new EditorStateFeature(agentPool, context.workspaceState, log);
+	context.subscriptions.push(editorState);
+	const chat = setUpChat(core);
+	const registry = new RegistryFeature(context, agents, config, log);
+	context.subscriptions.push(config, agentPool, agents, nesAgents, nes.statusBar, nes.nesStatusBar, nes.nesAgentSelector, nes.sessions, registry, ...registerCommands(agents, log, registry));
+	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
+	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
+
+	startDefaultAgent(agents, config, log);
+	context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => startDefaultAgent(agents, config, log)));
+	nes.nesAgentSelector.reconcile();
+
+	return {
+		pool: agentPool,
+		agents,
+		nesAgents,
+		nesAgentSelector: nes.nesAgentSelector,
+		nes: nes.sessions,
+		documentSync: nes.documentSync,
+		editorState,
+		chat: chat.sessions,
+		terminals: chat.terminals,
+		chatController: chat.controller,
+		agentChanges: chat.agentChanges,
+		turnChanges: chat.turnChanges,
+		checkpoints: chat.checkpoints,
+		chatHistory: chat.history,
+		get historyPicker() {
+			return chat.historyPicker();
+		},
+		chatView: chat.view,
+		registry,
+		nesController: nes.controller,
+		openctx,
+		statusBarText: () => nes.statusBar.text,
+		recentLog: () => log.recent.snapshot(),
+		// Getters, not copies: the API is handed over as it is (a spread would load the history picker).
+		get activationMs() {
+			return activationMs();
+		},
+	};
+}
+
+/** Next edit suggestions: the NES agent's choice and session, document sync, context, the display, and both status bar items. */
+function setUpNes({ context, log, config, credentials, agents, nesAgents, openctx }: Core) {
 	const statusBar = new AgentStatusBar(agents);
 	const nesStatusBar = new AgentStatusBar(nesAgents, {
 		id: 'agentLink.nesStatus',
@@ -132,22 +196,22 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 		role: 'NES agent',
 	});
 	const nesAgentSelector = new NesAgentSelector(agents, nesAgents, config, log);
-	const nes = new NesSessionManager(nesAgentSelector, config, log, credentials);
-	const documentSync = new DocumentSync(nes, config, log);
-	context.subscriptions.push(documentSync);
-	const openctx = new OpenCtxFeature(config, log);
-	context.subscriptions.push(openctx);
-	const contextRecorder = new ContextRecorder(nes, config, log);
+	const sessions = new NesSessionManager(nesAgentSelector, config, log, credentials);
+	const documentSync = new DocumentSync(sessions, config, log);
+	context.subscriptions.push(documentSync, openctx);
+	const contextRecorder = new ContextRecorder(sessions, config, log);
 	// Annotations linking to workspace code join the definitions as related snippets.
 	contextRecorder.extraSnippets = (document, maxFileBytes) => openctx.relatedSnippets(document, maxFileBytes);
 	const view = new StableApiView(context.extensionUri);
-	const nesController = new NesController(nes, contextRecorder, config, log, view);
-	statusBar.trackNes(nesController, () => nesAgentSelector.shared, nesAgentSelector.onDidChangeSource);
-	nesStatusBar.trackNes(nesController, () => nesAgentSelector.source === nesAgents, nesAgentSelector.onDidChangeSource);
-	context.subscriptions.push(contextRecorder, nesController, view);
-	// Editor state answers whichever agent asks, for the sessions it created.
-	const editorState = new EditorStateFeature(agentPool, context.workspaceState, log);
-	context.subscriptions.push(editorState);
+	const controller = new NesController(sessions, contextRecorder, config, log, view);
+	statusBar.trackNes(controller, () => nesAgentSelector.shared, nesAgentSelector.onDidChangeSource);
+	nesStatusBar.trackNes(controller, () => nesAgentSelector.source === nesAgents, nesAgentSelector.onDidChangeSource);
+	context.subscriptions.push(contextRecorder, controller, view);
+	return { statusBar, nesStatusBar, nesAgentSelector, sessions, documentSync, controller };
+}
+
+/** The chat: file access and what turns change, editor tools, sessions, terminals, history, the view, its host and commands. */
+function setUpChat({ context, log, config, version, credentials, agentPool, agents, openctx }: Core) {
 	// Files read through the editor's buffers, for chat sessions.
 	const fileAccess = new FileAccessFeature(log);
 	agentPool.registerFeature(fileAccess);
@@ -160,69 +224,32 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	agentPool.registerFeature({ fillClientCapabilities: fillAuthCapabilities });
 	// Agent Link's own MCP server of editor tools, offered in every chat session; loaded on first use.
 	const editorTools = new EditorTools(context.extensionPath, () => config.current.editorTools, log, version);
-	const chat = new ChatSessionManager(agentPool, log, () => config.current.mcpServers, (agent) => editorTools.serverFor(agent));
-	context.subscriptions.push(chat, editorTools);
+	const sessions = new ChatSessionManager(agentPool, log, () => config.current.mcpServers, (agent) => editorTools.serverFor(agent));
+	context.subscriptions.push(sessions, editorTools);
 	// Commands the agent runs for chat sessions (terminal/*), shown in the tool calls.
-	const terminals = new ChatTerminals(chat, log);
+	const terminals = new ChatTerminals(sessions, log);
 	agentPool.registerFeature(terminals);
 	context.subscriptions.push(terminals);
 	// A window without a folder keeps its chats in the extension's global storage.
 	const historyFolder = context.storageUri ? vscode.Uri.joinPath(context.storageUri, 'chat-history') : vscode.Uri.joinPath(context.globalStorageUri, 'chat-history-no-folder');
-	const chatHistory = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
+	const history = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	// Running from its source (a development host, tests), the chat view tells how to build a page that is missing.
-	const chatView = new ChatViewProvider(context.extensionUri, () => chatController, log, runsFromSource(context.extensionUri, context.extensionMode));
-	const chatController: ChatController = new ChatController(chat, agents, agentPool, log, () => chatView.reveal(), terminals, chatHistory, { access: fileAccess, changes: agentChanges, turns: turnChanges, checkpoints }, openctx);
-	chatControllerRef = chatController;
+	const view = new ChatViewProvider(context.extensionUri, () => controller, log, runsFromSource(context.extensionUri, context.extensionMode));
+	const controller: ChatController = new ChatController(sessions, agents, agentPool, log, () => view.reveal(), terminals, history, { access: fileAccess, changes: agentChanges, turns: turnChanges, checkpoints }, openctx);
+	chatControllerRef = controller;
 	// The history picker is loaded from dist/history-picker.js the first time it is shown.
 	let picker: HistoryPicker | undefined;
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const historyPicker = (): HistoryPicker => (picker ??= new (require('./chat/historyPicker') as typeof historyPickerModule).HistoryPicker(chatHistory, chatController, chat, agentPool, log));
+	const historyPicker = (): HistoryPicker => (picker ??= new (require('./chat/historyPicker') as typeof historyPickerModule).HistoryPicker(history, controller, sessions, agentPool, log));
 	context.subscriptions.push(
-		chatController,
-		chatHistory,
-		chatView,
-		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
-		...registerChatCommands(chatController, chatView, historyPicker, log),
+		controller,
+		history,
+		view,
+		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
+		...registerChatCommands(controller, view, historyPicker, log),
 		...registerCredentialCommands(credentials, log),
 	);
-	const registry = new RegistryFeature(context, agents, config, log);
-	context.subscriptions.push(config, agentPool, agents, nesAgents, statusBar, nesStatusBar, nesAgentSelector, nes, registry, ...registerCommands(agents, log, registry));
-	context.subscriptions.push(agents.onDidChangeState((state: AgentState) => log.debug(`Agent state: ${state.kind}`)));
-	log.info(`Agent Link ${version} activated in VS Code ${vscode.version}.`);
-
-	startDefaultAgent(agents, config, log);
-	context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => startDefaultAgent(agents, config, log)));
-	nesAgentSelector.reconcile();
-
-	return {
-		pool: agentPool,
-		agents,
-		nesAgents,
-		nesAgentSelector,
-		nes,
-		documentSync,
-		editorState,
-		chat,
-		terminals,
-		chatController,
-		agentChanges,
-		turnChanges,
-		checkpoints,
-		chatHistory,
-		get historyPicker() {
-			return historyPicker();
-		},
-		chatView,
-		registry,
-		nesController,
-		openctx,
-		statusBarText: () => statusBar.text,
-		recentLog: () => log.recent.snapshot(),
-		// Getters, not copies: the API is handed over as it is (a spread would load the history picker).
-		get activationMs() {
-			return activationMs();
-		},
-	};
+	return { sessions, terminals, controller, agentChanges, turnChanges, checkpoints, history, historyPicker, view };
 }
 
 /** **New Chat**, **New Chat with Another Agent…**, **Focus Chat**, **Undo Last Turn**, **Open Chat in Editor**, **Chat History…**. */

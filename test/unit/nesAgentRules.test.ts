@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TrackedDocument } from '../../src/nes-agent/documents';
 import { similarNames, wordsOf } from '../../src/nes-agent/engines/renamePropagation';
-import { ownerOf, parensOf } from '../../src/nes-agent/engines/repeatedTransformation';
+import { ownerOf, parensOf } from '../../src/nes-agent/engines/site';
 import { declarationScope, isBlockBinding } from '../../src/nes-agent/engines/scope';
 import { Lexer, lexerOf, syntaxOf } from '../../src/nes-agent/engines/syntax';
 import type { Proposal } from '../../src/nes-agent/engines/types';

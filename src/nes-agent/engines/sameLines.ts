@@ -10,7 +10,8 @@
  */
 import { exampleChange, widenToTokens } from './lineChange';
 import { nearestFirst } from './renamePropagation';
-import { assignments, sameSite, siteOf } from './repeatedTransformation';
+import { assignments } from './assignments';
+import { sameSite, siteOf } from './site';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 

@@ -179,6 +179,20 @@ describe('repeated edits only where the place is like the one edited', () => {
 		assert.equal(suggest('py', common, 0, '# the number is read'), undefined);
 	});
 
+	it('a rare word of a path or a compound value goes only beside the same separator', () => {
+		const path = ['x = load("rack/file")', '# see rack/file for details', '# matches every file here'];
+		assert.deepEqual(lines(suggest('py', path, 0, 'x = load("rack/files")')), [1]);
+		const value = ['if feature("unstable-dynamic"):', '    register("dynamic", "x")'];
+		assert.equal(suggest('py', value, 0, 'if feature("unstable-command"):'), undefined);
+	});
+
+	it('a capital given to a rare word begins that sentence alone; a capital taken away holds everywhere', () => {
+		const since = ['# deprecated since 1.3, use other', '# added since 1.0'];
+		assert.equal(suggest('py', since, 0, '# deprecated Since 1.3, use other'), undefined);
+		const expected = ['raise Error("Expected type but was " + arg)', 'raise Error("Expected name but was " + o)'];
+		assert.deepEqual(lines(suggest('py', expected, 0, 'raise Error("expected type but was " + arg)')), [1]);
+	});
+
 	it('a negation added to prose is not repeated', () => {
 		const text = ["it('should set the header', () => {});", "it('should set the cookie', () => {});"];
 		assert.equal(suggest('js', text, 0, "it('should not set the header', () => {});"), undefined);

@@ -11,7 +11,7 @@
  * it may go judged in `site.ts`.
  */
 import { escapeRegExp, isIdentifier } from './identifiers';
-import { exampleChange, MAX_LINE_LENGTH, widenToTokens } from './lineChange';
+import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
 import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
@@ -45,7 +45,7 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	const derived = derivedFrom(change, removed, inserted);
 	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
 	const diamond = diamondOfNew(wide.oldLine.slice(0, wide.start), wide.oldLine.slice(wide.oldEnd), removed, inserted);
-	const edits = applyTemplate(wordOnly(template, site) ?? template, input, change.line, site, lexer).filter((edit) => {
+	const edits = applyTemplate(wordOnly(template, site, wide) ?? template, input, change.line, site, lexer).filter((edit) => {
 		const text = input.document.lineText(edit.range.start.line);
 		return holdsAll(text, derived) && (!diamond || afterNew(text, edit.range.start.character)) && (balance === undefined || bracketBalance(text) === balance);
 	});
@@ -53,16 +53,35 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 }
 
 /**
- * A rare word of prose replaced by one word (`occured` to `occurred`): the word is the evidence,
- * wherever it stands in the sentence (`An HTTP error occured`, `A Connection error occured`), so
- * its neighbours are not asked for.
+ * A rare word of prose or of a string replaced by one word (`occured` to `occurred`, `asDraft` to
+ * `castDraft`): the word is the evidence, wherever it stands in the sentence (`An HTTP error
+ * occured`, `A Connection error occured`), so its neighbours are not asked for, except two:
+ * - a word joined to others by a separator (`/`, `.`, `\`, `-`, `:`) is part of a path or a
+ *   compound value (`rack/file`, `text/javascript`, `unstable-dynamic`): it is repeated only beside
+ *   the same separator, not as a word of prose (`Matches every file`) or a value of its own (`"dynamic"`);
+ * - a capital given to a word's first letter (`since` to `Since`) begins a sentence: that one alone
+ *   (a capital taken away, `Expected` to `expected`, is a convention and holds everywhere).
  */
-function wordOnly(template: Template, site: Site): Template | undefined {
+function wordOnly(template: Template, site: Site, change: SingleLineChange): Template | undefined {
 	const { removed, inserted } = template;
-	if (site.kind === 'code' || !site.rare || !isIdentifier(removed) || !isIdentifier(inserted)) {
+	if (site.kind === 'code' || !site.rare || !isIdentifier(removed) || !isIdentifier(inserted) || capitalized(removed, inserted)) {
 		return undefined;
 	}
-	return { pattern: new RegExp(`()${NOT_AFTER_IDENTIFIER}${escapeRegExp(removed)}${NOT_BEFORE_IDENTIFIER}`, 'g'), needle: removed, removed, inserted };
+	// A separator between two words: not a sentence's full stop, nor a dash standing alone.
+	const { oldLine, start, oldEnd } = change;
+	const before = SEPARATORS.test(oldLine.charAt(start - 1)) && /[\p{L}\p{N}_]/u.test(oldLine.charAt(start - 2)) ? oldLine.charAt(start - 1) : '';
+	const after = SEPARATORS.test(oldLine.charAt(oldEnd)) && /[\p{L}\p{N}_]/u.test(oldLine.charAt(oldEnd + 1)) ? oldLine.charAt(oldEnd) : '';
+	const left = before !== '' ? `(?<=${escapeRegExp(before)})` : '';
+	const right = after !== '' ? `(?=${escapeRegExp(after)})` : '';
+	return { pattern: new RegExp(`()${left}${NOT_AFTER_IDENTIFIER}${escapeRegExp(removed)}${NOT_BEFORE_IDENTIFIER}${right}`, 'g'), needle: removed, removed, inserted };
+}
+
+/** What joins the words of a path or a compound value. */
+const SEPARATORS = /^[/.\\:-]$/;
+
+/** Whether `b` is `a` with a capital first letter and nothing else changed (lowering one, as in `Expires` to `expires`, is a convention that holds everywhere). */
+export function capitalized(a: string, b: string): boolean {
+	return a !== b && a.slice(1) === b.slice(1) && a.charAt(0) === b.charAt(0).toLowerCase();
 }
 
 /**

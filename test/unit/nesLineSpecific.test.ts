@@ -51,6 +51,11 @@ describe('edits that belong to their own line', () => {
 		assert.deepEqual(places(suggest('rb', rb, 0, 'list.map do |x|')), ['3:10']);
 	});
 
+	it("a function's head changed goes to other heads, not to calls (Ruby parentheses)", () => {
+		const rb = ['class Response', '  def add_header key, v', '    set_header key, v', '  end', '  def set_header key, v', '    @headers[key] = v', '  end', 'end'];
+		assert.deepEqual(places(suggest('rb', rb, 1, '  def add_header(key, v)')), ['4:16']);
+	});
+
 	it('a preprocessor condition is its own (C# #if)', () => {
 		const cs = ['#if NET45', 'using A;', '#endif', '#if NET45', 'using B;', '#endif'];
 		assert.equal(suggest('cs', cs, 0, '#if NET46'), undefined);

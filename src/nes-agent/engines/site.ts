@@ -45,6 +45,8 @@ export interface Site {
 	readonly removal: boolean;
 	/** Names removed where they are bound (`const { a, b } = x` to `const { a } = x`): each other place must not use them in its block. */
 	readonly unbound: readonly string[];
+	/** The edit is in a function's head, after its name (`def initialize tempfile`, `func (r *R) Set(`): only other heads; and not, when outside one. */
+	readonly head: boolean;
 }
 
 export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined {
@@ -96,7 +98,18 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// Names dropped on the left of an assignment, nothing named in their place.
 	const assignsAfter = /(?<![=!<>])=(?![=>])/;
 	const unbound = kind === 'code' && parens === undefined && !/[\p{L}_$]/u.test(inserted) && assignsAfter.test(oldLine.slice(wide.oldEnd)) && !assignsAfter.test(oldLine.slice(0, start)) ? (removed.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []).filter((name) => !KEYWORDS.has(name)) : [];
-	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '', unbound };
+	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '', unbound, head: kind === 'code' && inHead(oldLine, start) };
+}
+
+/**
+ * Whether `column` is in a function's head after its name: a line that begins with a declaring
+ * keyword (after modifiers), as `def initialize tempfile`, `pub fn f(`, `func (r *R) Set(`,
+ * `function f(`. A change of parameters there (Ruby's parentheses added) is a change of
+ * declarations, which calls are not (but a parameter removed there is removed at the calls too),
+ * and the other way round.
+ */
+function inHead(line: string, column: number): boolean {
+	return /^\s*(?:[\w()]+\s+)*?(?:def|fn|func|fun|function)(?![\p{L}\p{N}_$])\s*(?:\([^()]*\)\s*)?[\p{L}_$][\p{L}\p{N}_$.!?]*/u.test(line.slice(0, column));
 }
 
 /** Whether `column` of an import line is among the names it imports (`import { a, b } from`, `from m import a, b`), not its module. */
@@ -215,7 +228,9 @@ export function sameSite(site: Site, text: string, line: number, at: number, doc
 		// enough to be a mistake of their own (a misspelling), or it is a URL or a path.
 		return site.path || !site.prose || site.rare || firstWord(text) === site.firstWord;
 	}
-	if (!sameParens(site, parensOf(text, at))) {
+	// A parameter removed where the function is declared may go at its calls too (`sameParens`).
+	const head = inHead(text, at);
+	if ((site.head && !head && !site.removal) || (!site.head && head) || !sameParens(site, parensOf(text, at))) {
 		return false;
 	}
 	if (site.owner !== undefined && ownerOf(text, at) !== site.owner) {

@@ -113,7 +113,7 @@ function outcome(scored: readonly { e: Example; p: number }[], threshold: number
 }
 
 function main(): void {
-	const { values } = parseArgs({ options: { train: { type: 'string' }, dry: { type: 'boolean' }, l2: { type: 'string' }, target: { type: 'boolean' } } });
+	const { values } = parseArgs({ options: { train: { type: 'string' }, dry: { type: 'boolean' }, l2: { type: 'string' }, target: { type: 'boolean' }, curve: { type: 'boolean' } } });
 	const root = join(__dirname, '..', '..');
 	const evalDir = resolve(root, process.env.AGENT_LINK_NES_EVAL ?? join('..', 'shared', 'nes-eval'));
 	const file = resolve(values.train ?? join(evalDir, 'train.jsonl.gz'));
@@ -163,6 +163,16 @@ function main(): void {
 		thresholds[lang] = OWN_RULES.has(lang) ? 0 : values.target ? Math.round((chosen ?? best.t) * 100) / 100 : LIKELIER_RIGHT;
 		const o = outcome(own, thresholds[lang]!, repeats, mixed);
 		console.log(`${lang}: threshold ${thresholds[lang]}; out of project ${(100 * ungated.precision).toFixed(1)}% / ${(100 * ungated.recall).toFixed(1)}% / ${(100 * ungated.wrongMixed).toFixed(1)}% ungated, ${(100 * o.precision).toFixed(1)}% / ${(100 * o.recall).toFixed(1)}% / ${(100 * o.wrongMixed).toFixed(1)}% gated`);
+	}
+	if (values.curve) {
+		// Out-of-project precision, recall and wrong mixed cases of the languages the gate decides for, by threshold.
+		const own = scored.filter(({ e }) => !OWN_RULES.has(e.features.lang));
+		const ownCases = cases.filter((c) => !OWN_RULES.has(languageOf(c.languageId, c.path)));
+		const repeats = ownCases.filter((c) => c.kind === 'repeat').length;
+		for (const t of [0, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]) {
+			const o = outcome(own, t, repeats, ownCases.length - repeats);
+			console.log(`  threshold ${t.toFixed(2)}: ${(100 * o.precision).toFixed(1)}% / ${(100 * o.recall).toFixed(1)}% / ${(100 * o.wrongMixed).toFixed(1)}% (${o.made} said)`);
+		}
 	}
 	const gatedAll = scored.filter(({ e, p }) => p >= (thresholds[e.features.lang] ?? 0));
 	const all = outcome(gatedAll.map(({ e }) => ({ e, p: 1 })), 0.5, repeatCases, mixedCases);

@@ -56,6 +56,13 @@ describe('edits that belong to their own line', () => {
 		assert.deepEqual(places(suggest('rb', rb, 1, '  def add_header(key, v)')), ['4:16']);
 	});
 
+	it('a name imported renamed: not where it is qualified by another namespace (PHP), nor a path segment of an import (Rust)', () => {
+		const php = ['<?php', 'use Monolog\\DateTimeImmutable;', 'function record(\\DateTimeImmutable $at = new DateTimeImmutable(true)) {}'];
+		assert.deepEqual(places(suggest('php', php, 1, 'use Monolog\\JsonDateTimeImmutable;')), ['2:45']);
+		const rs = ['use clap::Parser;', '', 'fn main() {', '    let cli = clap(1);', '    let other = clap(2);', '}'];
+		assert.equal(suggest('rs', rs, 3, '    let cli = command(1);'), undefined);
+	});
+
 	it('a preprocessor condition is its own (C# #if)', () => {
 		const cs = ['#if NET45', 'using A;', '#endif', '#if NET45', 'using B;', '#endif'];
 		assert.equal(suggest('cs', cs, 0, '#if NET46'), undefined);

@@ -63,6 +63,11 @@ describe('edits that belong to their own line', () => {
 		assert.equal(suggest('rs', rs, 3, '    let cli = command(1);'), undefined);
 	});
 
+	it("a parameter renamed in a doc comment is the documented member's own (Java @param)", () => {
+		const java = ['    /**', '     * @param sb The StringBuffer to place the rendered text into.', '     */', '    void render(StringBuffer sb) {}', '    /**', '     * @param sb The StringBuffer to place the rendered text into.', '     */', '    void renderAll(StringBuffer sb) {}'];
+		assert.equal(suggest('java', java, 1, '     * @param appendable The StringBuffer to place the rendered text into.'), undefined);
+	});
+
 	it('a preprocessor condition is its own (C# #if)', () => {
 		const cs = ['#if NET45', 'using A;', '#endif', '#if NET45', 'using B;', '#endif'];
 		assert.equal(suggest('cs', cs, 0, '#if NET46'), undefined);

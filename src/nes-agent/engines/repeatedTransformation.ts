@@ -13,7 +13,7 @@
 import { escapeRegExp, isIdentifier } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
-import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
+import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
 import { NOT_AFTER_IDENTIFIER, NOT_BEFORE_IDENTIFIER, templateOf, type Template } from './template';
 import { sameSite, siteOf, type Site } from './site';
@@ -38,10 +38,10 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 		return undefined;
 	}
 	const { removed, inserted } = template;
-	if (modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name)) {
+	const wide = widenToTokens(change);
+	if (modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
 		return undefined;
 	}
-	const wide = widenToTokens(change);
 	const derived = derivedFrom(change, removed, inserted);
 	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
 	const diamond = diamondOfNew(wide.oldLine.slice(0, wide.start), wide.oldLine.slice(wide.oldEnd), removed, inserted);

@@ -68,6 +68,11 @@ describe('edits that belong to their own line', () => {
 		assert.equal(suggest('java', java, 1, '     * @param appendable The StringBuffer to place the rendered text into.'), undefined);
 	});
 
+	it("an attribute's name changed goes only to attributes as deeply nested: a struct's is not its fields' (Rust)", () => {
+		const rs = ['#[derive(Parser)]', '#[clap(author, version)]', 'struct Cli {', '    #[clap(short, long)]', '    verbose: bool,', '}', '#[clap(name = "other")]', 'struct Other {}'];
+		assert.deepEqual(places(suggest('rs', rs, 1, '#[command(author, version)]')), ['6:2']);
+	});
+
 	it('a preprocessor condition is its own (C# #if)', () => {
 		const cs = ['#if NET45', 'using A;', '#endif', '#if NET45', 'using B;', '#endif'];
 		assert.equal(suggest('cs', cs, 0, '#if NET46'), undefined);

@@ -4,7 +4,7 @@
  * is the same kind of place (`sameSite`), which every place the template is applied to must be.
  */
 import { KEYWORDS, isIdentifier, wholeWordColumns } from './identifiers';
-import { declarationScope, enclosingBlock, opensBlock, type LineSpan } from './scope';
+import { declarationScope, enclosingBlock, indentOf, opensBlock, type LineSpan } from './scope';
 import { widenToTokens, type SingleLineChange } from './lineChange';
 import { similarNames } from './renamePropagation';
 import { reassignedInScope } from './assignments';
@@ -47,6 +47,8 @@ export interface Site {
 	readonly unbound: readonly string[];
 	/** The edit is in a function's head, after its name (`def initialize tempfile`, `func (r *R) Set(`): only other heads; and not, when outside one. */
 	readonly head: boolean;
+	/** An attribute's or annotation's name changed (`#[clap(` to `#[arg(`, `@Before`): the indentation of its line, which other places must share. */
+	readonly attribute: number | undefined;
 }
 
 export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined {
@@ -98,8 +100,11 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// Names dropped on the left of an assignment, nothing named in their place.
 	const assignsAfter = /(?<![=!<>])=(?![=>])/;
 	const unbound = kind === 'code' && parens === undefined && !/[\p{L}_$]/u.test(inserted) && assignsAfter.test(oldLine.slice(wide.oldEnd)) && !assignsAfter.test(oldLine.slice(0, start)) ? (removed.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []).filter((name) => !KEYWORDS.has(name)) : [];
-	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '', unbound, head: kind === 'code' && inHead(oldLine, start) };
+	return { kind, path, prose, firstWord: firstWord(oldLine), rare: kind !== 'code' && rareWords(removed, lexer), parens, owner, unusedBinding, sameLine: commentsOut ? oldLine.trim() : undefined, constant, removal: inserted === '' && removed !== '', unbound, head: kind === 'code' && inHead(oldLine, start), attribute: kind === 'code' && ATTRIBUTE_NAME.test(oldLine.slice(0, start)) ? indentOf(oldLine) : undefined };
 }
+
+/** The text before an attribute's or annotation's name at the start of a line: Rust's `#[`, `@` (Java, Kotlin, C#'s `[`, PHP's `#[`). */
+const ATTRIBUTE_NAME = /^\s*(?:#!?\[|@|\[)\s*$/;
 
 /**
  * Whether `column` is in a function's head after its name: a line that begins with a declaring
@@ -227,6 +232,11 @@ export function sameSite(site: Site, text: string, line: number, at: number, doc
 		// `:param params:`). Only lines that begin with the same word, unless the words replaced are rare
 		// enough to be a mistake of their own (a misspelling), or it is a URL or a path.
 		return site.path || !site.prose || site.rare || firstWord(text) === site.firstWord;
+	}
+	// An attribute names what the item it stands on is: the same name on an item nested deeper or
+	// less deep (a struct's `#[clap(…)]` and its fields') is another kind of attribute.
+	if (site.attribute !== undefined && indentOf(text) !== site.attribute) {
+		return false;
 	}
 	// A parameter removed where the function is declared may go at its calls too (`sameParens`).
 	const head = inHead(text, at);

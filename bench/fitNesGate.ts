@@ -7,7 +7,7 @@
 // suggestion was right with partial progress counted. A logistic model over the features and the
 // pairs `activeWeights` names is fitted by gradient descent with an L2 penalty. The threshold is
 // chosen on out-of-project predictions (each project's cases scored by a model fitted on the other
-// projects). Shipped: `LIKELIER_RIGHT` for every language; with `--target`, per language the
+// projects). Shipped: one threshold for the languages the gate decides for (`sharedThreshold`); with `--target`, per language the
 // lowest that keeps their precision at least `TARGET_PRECISION` and wrong mixed cases at most
 // `TARGET_WRONG_MIXED` (printed either way).
 //
@@ -21,13 +21,18 @@ import { activeWeights, languageOf, type GateFeatures } from '../src/nes-agent/e
 import { readCases, replay } from './nesReplay';
 
 /**
- * The threshold shipped: a proposal is said when the model finds it likelier right than wrong.
+ * The least threshold: a proposal is said only when the model finds it likelier right than wrong.
+ * The one shipped is shared by the languages the gate decides for (`sharedThreshold`): the highest
+ * from this one up whose out-of-project recall, those languages together, is at least
+ * `KEEP_RECALL` of what they reach ungated (precision wins over recall, but the gate's coarse
+ * features cost recall fast beyond that point: 0.75 costs 8% of it, 0.85 a third).
  * Thresholds chosen per language for a target precision (`--target`) held out of project on the
  * training set (93% precision, 27% recall) but did not carry to the dev sets' projects (precision
  * 91.8% and 79.7%, recall 23.6% and 18.1%): the model's features are too coarse to pick out
  * single suggestions that well, so it is kept to removing the kinds of proposal mostly wrong.
  */
 const LIKELIER_RIGHT = 0.5;
+const KEEP_RECALL = 0.95;
 /**
  * Languages whose rules were written and judged on their own dev set (JavaScript, TypeScript and
  * Python), their behaviour pinned by unit tests: the gate lets them through. Out of project on the
@@ -112,8 +117,24 @@ function outcome(scored: readonly { e: Example; p: number }[], threshold: number
 	return { precision: made === 0 ? 1 : right / made, recall: hits / repeatCases, wrongMixed: wrongMixed / mixedCases, made };
 }
 
+/** The highest threshold from `LIKELIER_RIGHT` (in steps of 0.05) keeping `KEEP_RECALL` of the out-of-project recall of the languages the gate decides for. */
+function sharedThreshold(scored: readonly { e: Example; p: number }[], cases: readonly { languageId: string; path: string; kind: string }[]): number {
+	const decided = scored.filter(({ e }) => !OWN_RULES.has(e.features.lang));
+	const decidedCases = cases.filter((c) => !OWN_RULES.has(languageOf(c.languageId, c.path)));
+	const repeats = decidedCases.filter((c) => c.kind === 'repeat').length;
+	const ungated = outcome(decided, 0, repeats, decidedCases.length - repeats).recall;
+	let chosen = LIKELIER_RIGHT;
+	for (let t = LIKELIER_RIGHT; t < 1; t = Math.round((t + 0.05) * 100) / 100) {
+		if (outcome(decided, t, repeats, decidedCases.length - repeats).recall < KEEP_RECALL * ungated) {
+			break;
+		}
+		chosen = t;
+	}
+	return chosen;
+}
+
 function main(): void {
-	const { values } = parseArgs({ options: { train: { type: 'string' }, dry: { type: 'boolean' }, l2: { type: 'string' }, target: { type: 'boolean' } } });
+	const { values } = parseArgs({ options: { train: { type: 'string' }, dry: { type: 'boolean' }, l2: { type: 'string' }, target: { type: 'boolean' }, curve: { type: 'boolean' } } });
 	const root = join(__dirname, '..', '..');
 	const evalDir = resolve(root, process.env.AGENT_LINK_NES_EVAL ?? join('..', 'shared', 'nes-eval'));
 	const file = resolve(values.train ?? join(evalDir, 'train.jsonl.gz'));
@@ -138,6 +159,7 @@ function main(): void {
 			scored.push({ e, p: predict(model, e) });
 		}
 	}
+	const shared = sharedThreshold(scored, cases);
 	// A threshold per language: the lowest whose out-of-project precision reaches the target with
 	// few wrong mixed cases (0: the gate lets all through), else the one with the best precision
 	// that keeps a fifth of the language's recall.
@@ -160,9 +182,19 @@ function main(): void {
 				best = { t, precision: o.precision };
 			}
 		}
-		thresholds[lang] = OWN_RULES.has(lang) ? 0 : values.target ? Math.round((chosen ?? best.t) * 100) / 100 : LIKELIER_RIGHT;
+		thresholds[lang] = OWN_RULES.has(lang) ? 0 : values.target ? Math.round((chosen ?? best.t) * 100) / 100 : shared;
 		const o = outcome(own, thresholds[lang]!, repeats, mixed);
 		console.log(`${lang}: threshold ${thresholds[lang]}; out of project ${(100 * ungated.precision).toFixed(1)}% / ${(100 * ungated.recall).toFixed(1)}% / ${(100 * ungated.wrongMixed).toFixed(1)}% ungated, ${(100 * o.precision).toFixed(1)}% / ${(100 * o.recall).toFixed(1)}% / ${(100 * o.wrongMixed).toFixed(1)}% gated`);
+	}
+	if (values.curve) {
+		// Out-of-project precision, recall and wrong mixed cases of the languages the gate decides for, by threshold.
+		const own = scored.filter(({ e }) => !OWN_RULES.has(e.features.lang));
+		const ownCases = cases.filter((c) => !OWN_RULES.has(languageOf(c.languageId, c.path)));
+		const repeats = ownCases.filter((c) => c.kind === 'repeat').length;
+		for (const t of [0, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9]) {
+			const o = outcome(own, t, repeats, ownCases.length - repeats);
+			console.log(`  threshold ${t.toFixed(2)}: ${(100 * o.precision).toFixed(1)}% / ${(100 * o.recall).toFixed(1)}% / ${(100 * o.wrongMixed).toFixed(1)}% (${o.made} said)`);
+		}
 	}
 	const gatedAll = scored.filter(({ e, p }) => p >= (thresholds[e.features.lang] ?? 0));
 	const all = outcome(gatedAll.map(({ e }) => ({ e, p: 1 })), 0.5, repeatCases, mixedCases);
@@ -180,7 +212,7 @@ function main(): void {
  * with partial progress counted); regenerate them with it rather than editing them by hand. A
  * proposal is said when the logistic of \`BIAS\` plus the weights its features turn on is at least
  * its language's threshold in \`THRESHOLDS\` (${values.target ? `chosen on out-of-project predictions: the lowest giving precision
- * ${100 * TARGET_PRECISION}% with wrong on mixed at most ${100 * TARGET_WRONG_MIXED}%` : `${LIKELIER_RIGHT}: likelier right than wrong`}; 0 lets every proposal through, as for a language not there).
+ * ${100 * TARGET_PRECISION}% with wrong on mixed at most ${100 * TARGET_WRONG_MIXED}%` : `${shared}: the highest from ${LIKELIER_RIGHT} that keeps ${100 * KEEP_RECALL}% of the out-of-project recall`}; 0 lets every proposal through, as for a language not there).
  * Positive weights make a proposal likelier to be said; weights under 0.05 are left out.
  */
 export const BIAS = ${model.bias.toFixed(2)};

@@ -6,7 +6,7 @@ import { TrackedDocument } from '../../src/nes-agent/documents';
 import { editByExample } from '../../src/nes-agent/engines/editByExample';
 import { KEYWORDS } from '../../src/nes-agent/engines/identifiers';
 import { identifierChange } from '../../src/nes-agent/engines/renamePropagation';
-import { templateOf } from '../../src/nes-agent/engines/repeatedTransformation';
+import { templateOf } from '../../src/nes-agent/engines/template';
 import { singleLineChange } from '../../src/nes-agent/engines/lineChange';
 import type { EngineInput, Position, Proposal, TextEdit } from '../../src/nes-agent/engines/types';
 

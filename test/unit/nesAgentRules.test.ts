@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TrackedDocument } from '../../src/nes-agent/documents';
 import { similarNames, wordsOf } from '../../src/nes-agent/engines/renamePropagation';
-import { ownerOf, parensOf } from '../../src/nes-agent/engines/repeatedTransformation';
+import { ownerOf, parensOf } from '../../src/nes-agent/engines/site';
 import { declarationScope, isBlockBinding } from '../../src/nes-agent/engines/scope';
 import { Lexer, lexerOf, syntaxOf } from '../../src/nes-agent/engines/syntax';
 import type { Proposal } from '../../src/nes-agent/engines/types';
@@ -177,6 +177,20 @@ describe('repeated edits only where the place is like the one edited', () => {
 		assert.deepEqual(after(docs, suggest('py', docs, 1, '    """An HTTP error occurred."""')), ['    """A Connection error occurred."""']);
 		const common = ['# the value is read', '# a value is kept', '# one value is sent', '# each value is logged', '# no value is lost'];
 		assert.equal(suggest('py', common, 0, '# the number is read'), undefined);
+	});
+
+	it('a rare word of a path or a compound value goes only beside the same separator', () => {
+		const path = ['x = load("rack/file")', '# see rack/file for details', '# matches every file here'];
+		assert.deepEqual(lines(suggest('py', path, 0, 'x = load("rack/files")')), [1]);
+		const value = ['if feature("unstable-dynamic"):', '    register("dynamic", "x")'];
+		assert.equal(suggest('py', value, 0, 'if feature("unstable-command"):'), undefined);
+	});
+
+	it('a capital given to a rare word begins that sentence alone; a capital taken away holds everywhere', () => {
+		const since = ['# deprecated since 1.3, use other', '# added since 1.0'];
+		assert.equal(suggest('py', since, 0, '# deprecated Since 1.3, use other'), undefined);
+		const expected = ['raise Error("Expected type but was " + arg)', 'raise Error("Expected name but was " + o)'];
+		assert.deepEqual(lines(suggest('py', expected, 0, 'raise Error("expected type but was " + arg)')), [1]);
 	});
 
 	it('a negation added to prose is not repeated', () => {

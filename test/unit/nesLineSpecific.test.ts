@@ -51,6 +51,28 @@ describe('edits that belong to their own line', () => {
 		assert.deepEqual(places(suggest('rb', rb, 0, 'list.map do |x|')), ['3:10']);
 	});
 
+	it("a function's head changed goes to other heads, not to calls (Ruby parentheses)", () => {
+		const rb = ['class Response', '  def add_header key, v', '    set_header key, v', '  end', '  def set_header key, v', '    @headers[key] = v', '  end', 'end'];
+		assert.deepEqual(places(suggest('rb', rb, 1, '  def add_header(key, v)')), ['4:16']);
+	});
+
+	it('a name imported renamed: not where it is qualified by another namespace (PHP), nor a path segment of an import (Rust)', () => {
+		const php = ['<?php', 'use Monolog\\DateTimeImmutable;', 'function record(\\DateTimeImmutable $at = new DateTimeImmutable(true)) {}'];
+		assert.deepEqual(places(suggest('php', php, 1, 'use Monolog\\JsonDateTimeImmutable;')), ['2:45']);
+		const rs = ['use clap::Parser;', '', 'fn main() {', '    let cli = clap(1);', '    let other = clap(2);', '}'];
+		assert.equal(suggest('rs', rs, 3, '    let cli = command(1);'), undefined);
+	});
+
+	it("a parameter renamed in a doc comment is the documented member's own (Java @param)", () => {
+		const java = ['    /**', '     * @param sb The StringBuffer to place the rendered text into.', '     */', '    void render(StringBuffer sb) {}', '    /**', '     * @param sb The StringBuffer to place the rendered text into.', '     */', '    void renderAll(StringBuffer sb) {}'];
+		assert.equal(suggest('java', java, 1, '     * @param appendable The StringBuffer to place the rendered text into.'), undefined);
+	});
+
+	it("an attribute's name changed goes only to attributes as deeply nested: a struct's is not its fields' (Rust)", () => {
+		const rs = ['#[derive(Parser)]', '#[clap(author, version)]', 'struct Cli {', '    #[clap(short, long)]', '    verbose: bool,', '}', '#[clap(name = "other")]', 'struct Other {}'];
+		assert.deepEqual(places(suggest('rs', rs, 1, '#[command(author, version)]')), ['6:2']);
+	});
+
 	it('a preprocessor condition is its own (C# #if)', () => {
 		const cs = ['#if NET45', 'using A;', '#endif', '#if NET45', 'using B;', '#endif'];
 		assert.equal(suggest('cs', cs, 0, '#if NET46'), undefined);

@@ -9,7 +9,8 @@
  * eval's training set (real edits from other projects than the dev sets), never on the dev sets.
  *
  * Limits: the model sees only these coarse facts, so it can only keep back the kinds of proposal
- * that were mostly wrong (said when likelier right than wrong); thresholds set per language for a
+ * that were mostly wrong (said when its estimate reaches the threshold `fitNesGate.ts` chose on
+ * the training set, one for all the languages it decides for); thresholds set per language for a
  * target precision held on the training set's own projects but not on the dev sets' (see
  * `bench/fitNesGate.ts`). A proposal in a language it was not fitted on gets the weights of
  * `other` and is never kept back.

@@ -108,6 +108,15 @@ export function holdsAll(text: string, names: readonly string[]): boolean {
 	return names.every((name) => isIdentifier(name) && new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(text));
 }
 
+/**
+ * Whether the change renames a parameter where a doc comment names it (`@param sb` to `@param
+ * appendable`, `<param name="value">`), in a language whose doc comments repeat for each overload:
+ * that parameter is the documented member's own.
+ */
+export function docParameterRenamed(oldLine: string, start: number, removed: string, inserted: string, syntaxName: string): boolean {
+	return !KEEPS_MODIFIERS.test(syntaxName) && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && /(?:@param\s+(?:\{[^}]*\}\s*)?(?:[^\s$]+\s+(?=\$))?\$?|<param\s+name\s*=\s*")$/.test(oldLine.slice(0, start));
+}
+
 /** Whether an edit of comment prose stays on its line: reworded, in a language whose doc comments repeat (not a misspelling, a URL or a path). */
 export function proseKeptToItsLine(site: { readonly kind: string; readonly prose: boolean; readonly rare: boolean; readonly path: boolean }, syntaxName: string): boolean {
 	return !KEEPS_MODIFIERS.test(syntaxName) && (site.kind === 'comment' || site.kind === 'doc') && site.prose && !site.rare && !site.path;

@@ -154,7 +154,9 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 			// The module of `from base64 import base64` is not the name imported from it.
 			const sameImport = importLine && line === origin.line;
 			const convention = dropped !== undefined && otherNameEndsWith(text, oldName, dropped);
-			if (!inScope || !code || sameImport || convention) {
+			// A name qualified by a namespace (PHP's `\DateTimeImmutable`, `Other\Name`) is not the one imported or declared here.
+			const qualified = line !== origin.line && column > 0 && text.charAt(column - 1) === '\\';
+			if (!inScope || !code || sameImport || convention || qualified) {
 				complete = false;
 				continue;
 			}
@@ -169,7 +171,7 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 			if (declares) {
 				declared = true;
 				declaration ??= { line, character: column };
-			} else if (!declared && isImportLine(text)) {
+			} else if (!declared && isImportLine(text) && !pathSegment(text, column + oldName.length, lexer.syntax.name)) {
 				declared = true;
 			}
 		}
@@ -337,6 +339,16 @@ export function isVariableDeclarationAt(line: string, column: number, assignment
 	}
 	const rest = line.slice(column);
 	return /^[\p{L}\p{N}_$]+\s*(?::[^=]+)?=(?!=)/u.test(rest);
+}
+
+/**
+ * Whether the name ending at `end` of an import line is a segment of the path imported from, not
+ * the name imported: followed by `::` or `\` (Rust's `use clap::Parser`, PHP's `use Monolog\Logger`),
+ * or by `.` where an import names a class (Java, Kotlin, C#: `import a.b.C`).
+ */
+function pathSegment(text: string, end: number, syntax: string): boolean {
+	const after = text.slice(end);
+	return /^\s*(?:::|\\)/.test(after) || (/^(?:java|kotlin|csharp)$/.test(syntax) && /^\s*\./.test(after));
 }
 
 /** An import statement (ECMAScript, Python, Go, Rust, Java and the like): names there are declared elsewhere. */

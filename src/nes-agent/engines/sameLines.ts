@@ -10,7 +10,9 @@
  */
 import { exampleChange, widenToTokens } from './lineChange';
 import { nearestFirst } from './renamePropagation';
-import { assignments, sameSite, siteOf } from './repeatedTransformation';
+import { assignments } from './assignments';
+import { sameSite, siteOf } from './site';
+import { docParameterRenamed } from './lineSpecific';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 
@@ -54,6 +56,9 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 	const wide = widenToTokens(change);
 	const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
 	const inserted = wide.newLine.slice(wide.start, wide.newEnd);
+	if (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) {
+		return undefined;
+	}
 	const indent = change.oldLine.length - change.oldLine.trimStart().length;
 	let counts: Map<string, number> | undefined;
 	const assigned = () => (counts ??= assignments(document));

@@ -130,6 +130,68 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 	// other names in the old convention (`class AppTestCase(FlaskTestCase)`) is rewritten by hand.
 	const dropped = droppedEnd(oldName, newName);
 
+	const { occurrences, declaration, declared, newNameElsewhere, complete } = findOccurrences(input, change, origin, lexer, { importLine, named, scope, dropped });
+	if (occurrences.length === 0) {
+		return undefined;
+	}
+	// A use changed where the name is declared in no other place of this file (a built-in, a global, a
+	// member after `.`): not a rename of something this file owns, and the same word elsewhere may be
+	// another thing. The repeated transformation repeats it where its surroundings match.
+	const member = /\.\s*$/.test(editedText.slice(0, origin.column));
+	if (!editedDeclaration && (member || !declared)) {
+		return undefined;
+	}
+	// Silent where the change points this place at another symbol rather than renaming one: the old name
+	// is left only in imports (it is declared in another file), or a use was changed and nothing but the
+	// declaration is left (a variable about to be replaced, not renamed).
+	const outsideImports = occurrences.filter((o) => !isImportLine(document.lineText(o.start.line)));
+	if (outsideImports.length === 0) {
+		return undefined;
+	}
+	// Unless the name was misspelt where a function or class is declared (`sigletonify` to `singletonify` at its one call).
+	if (
+		!editedDeclaration &&
+		declaration &&
+		outsideImports.length === 1 &&
+		outsideImports[0]!.start.line === declaration.line &&
+		outsideImports[0]!.start.character === declaration.character &&
+		!(declaresFunction(document.lineText(declaration.line), declaration.character) && spellingFix(oldName, newName))
+	) {
+		return undefined;
+	}
+	if (newNameElsewhere && !input.earlierEdits.some((e) => sameRename(identifierChange(e), change))) {
+		return undefined;
+	}
+	occurrences.sort((a, b) => distance(a.start, cursor) - distance(b.start, cursor));
+	return {
+		kind: 'rename',
+		oldName,
+		newName,
+		edited: { start: { line: change.line, character: change.column }, end: { line: change.line, character: change.column + newName.length } },
+		editedDeclaration,
+		declaration,
+		occurrences,
+		complete,
+	};
+}
+
+/** Where a rename looks, and what it knows of the edited declaration (proposeRename). */
+interface RenameSearch {
+	readonly importLine: boolean;
+	readonly named: boolean;
+	readonly scope: { readonly start: number; readonly end: number };
+	/** The words dropped from a naming convention, if that is the change. */
+	readonly dropped: ReturnType<typeof droppedEnd>;
+}
+
+/**
+ * The old name's places in `scope` that are the same symbol, nearest first once sorted by the caller;
+ * whether one declares it, whether the new name is already used there, and whether any place of
+ * the old name was left out (`complete` false).
+ */
+function findOccurrences(input: EngineInput, change: IdentifierChange, origin: IdentifierChange, lexer: Lexer, { importLine, named, scope, dropped }: RenameSearch) {
+	const { document } = input;
+	const { oldName, newName } = change;
 	const occurrences: Range[] = [];
 	let declaration: Position | undefined;
 	let declared = false;
@@ -176,48 +238,7 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 			}
 		}
 	}
-	if (occurrences.length === 0) {
-		return undefined;
-	}
-	// A use changed where the name is declared in no other place of this file (a built-in, a global, a
-	// member after `.`): not a rename of something this file owns, and the same word elsewhere may be
-	// another thing. The repeated transformation repeats it where its surroundings match.
-	const member = /\.\s*$/.test(editedText.slice(0, origin.column));
-	if (!editedDeclaration && (member || !declared)) {
-		return undefined;
-	}
-	// Silent where the change points this place at another symbol rather than renaming one: the old name
-	// is left only in imports (it is declared in another file), or a use was changed and nothing but the
-	// declaration is left (a variable about to be replaced, not renamed).
-	const outsideImports = occurrences.filter((o) => !isImportLine(document.lineText(o.start.line)));
-	if (outsideImports.length === 0) {
-		return undefined;
-	}
-	// Unless the name was misspelt where a function or class is declared (`sigletonify` to `singletonify` at its one call).
-	if (
-		!editedDeclaration &&
-		declaration &&
-		outsideImports.length === 1 &&
-		outsideImports[0]!.start.line === declaration.line &&
-		outsideImports[0]!.start.character === declaration.character &&
-		!(declaresFunction(document.lineText(declaration.line), declaration.character) && spellingFix(oldName, newName))
-	) {
-		return undefined;
-	}
-	if (newNameElsewhere && !input.earlierEdits.some((e) => sameRename(identifierChange(e), change))) {
-		return undefined;
-	}
-	occurrences.sort((a, b) => distance(a.start, cursor) - distance(b.start, cursor));
-	return {
-		kind: 'rename',
-		oldName,
-		newName,
-		edited: { start: { line: change.line, character: change.column }, end: { line: change.line, character: change.column + newName.length } },
-		editedDeclaration,
-		declaration,
-		occurrences,
-		complete,
-	};
+	return { occurrences, declaration, declared, newNameElsewhere, complete };
 }
 
 /**

@@ -61,6 +61,20 @@ export interface Template {
 	readonly inserted: string;
 }
 
+/** The changed line around the change: what went, what came, and the tokens on each side. */
+interface ChangeParts {
+	readonly removed: string;
+	readonly inserted: string;
+	readonly before: string;
+	readonly after: string;
+	readonly leftTokens: Token[];
+	readonly rightTokens: Token[];
+	readonly removedTokens: number;
+	readonly insertedTokens: number;
+	readonly spacedBefore: boolean;
+	readonly spacedAfter: boolean;
+}
+
 /** The template the burst's change makes, or `undefined` when it is not one worth repeating. */
 export function templateOf(change: SingleLineChange): Template | undefined {
 	const { oldLine, newLine, start, oldEnd, newEnd } = widenToTokens(change);
@@ -69,21 +83,37 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 	if (removed.trim() === '' && inserted.trim() === '') {
 		return undefined;
 	}
-	const removedTokens = tokenize(removed).length;
-	const insertedTokens = tokenize(inserted).length;
 	const before = oldLine.slice(0, start);
 	const after = oldLine.slice(oldEnd);
-	const leftTokens = tokenize(before);
-	const rightTokens = tokenize(after);
-	const spacedBefore = /[ \t]$/.test(before);
-	const spacedAfter = /^[ \t]/.test(after);
-	// Identifiers or keywords the template names: without one it is too vague to repeat.
-	const literals: string[] = [];
-	const anchorLiterals: string[] = [];
-	if (/[\p{L}_$]/u.test(removed) || /[\p{L}_$]/u.test(inserted)) {
-		literals.push(removed.trim() || inserted.trim());
+	const parts: ChangeParts = {
+		removed,
+		inserted,
+		before,
+		after,
+		leftTokens: tokenize(before),
+		rightTokens: tokenize(after),
+		removedTokens: tokenize(removed).length,
+		insertedTokens: tokenize(inserted).length,
+		spacedBefore: /[ \t]$/.test(before),
+		spacedAfter: /^[ \t]/.test(after),
+	};
+	const argument = argumentTemplate(parts);
+	if (argument !== NOT_AN_ARGUMENT) {
+		return argument;
 	}
+	if (parts.removedTokens > MAX_REMOVED_TOKENS || parts.insertedTokens > MAX_INSERTED_TOKENS) {
+		return undefined;
+	}
+	return anchoredTemplate(parts);
+}
 
+const NOT_AN_ARGUMENT = Symbol('not an argument');
+
+/**
+ * A new argument of a call: the template for its other calls, `undefined` where it must stay
+ * silent (the function's declaration), or {@link NOT_AN_ARGUMENT}.
+ */
+function argumentTemplate({ removed, inserted, before, rightTokens, insertedTokens }: ChangeParts): Template | undefined | typeof NOT_AN_ARGUMENT {
 	// A new last argument: `f(a, b)` to `f(a, b, c)` repeats on every call of `f` that has arguments.
 	const call = removed === '' && inserted.trimStart().startsWith(',') && rightTokens[0]?.text === ')' ? callee(before) : undefined;
 	// A new parameter where the function is declared (`function f(a: T)` to `f(a: T, b: U)`) says nothing
@@ -106,9 +136,16 @@ export function templateOf(change: SingleLineChange): Template | undefined {
 		const left = `${NOT_AFTER_IDENTIFIER}(?<!${DECLARATION_KEYWORDS}[ \\t]+)(?<![.\\w$])${escapeRegExp(first)}\\s*\\([ \\t]*`;
 		return { pattern: new RegExp(`(${left})(?=\\)(?!\\s*(?:[{:]|=>)))`, 'g'), needle: `${first}(`, removed, inserted };
 	}
+	return NOT_AN_ARGUMENT;
+}
 
-	if (removedTokens > MAX_REMOVED_TOKENS || insertedTokens > MAX_INSERTED_TOKENS) {
-		return undefined;
+/** Any other change: the removed text between a token or two of its neighbours on each side, as anchors. */
+function anchoredTemplate({ removed, inserted, leftTokens, rightTokens, spacedBefore, spacedAfter }: ChangeParts): Template | undefined {
+	// Identifiers or keywords the template names: without one it is too vague to repeat.
+	const literals: string[] = [];
+	const anchorLiterals: string[] = [];
+	if (/[\p{L}_$]/u.test(removed) || /[\p{L}_$]/u.test(inserted)) {
+		literals.push(removed.trim() || inserted.trim());
 	}
 
 	const identifierSwap = isIdentifier(removed) && isIdentifier(inserted) && !KEYWORDS.has(removed) && !KEYWORDS.has(inserted);

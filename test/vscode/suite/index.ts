@@ -9,6 +9,21 @@ import { focusReport, hasBrowser, screenshot, webviewQuery } from './browser';
 import { api } from './util';
 
 /**
+ * Where the keyboard was and what the workbench showed the moment a test failed, taken then
+ * (mocha's 'fail' event), before the suite's own after-each hooks close its editors and chats.
+ */
+let atFailure: Promise<{ focus: string; shot: string }> | undefined;
+
+function captureAtFailure(title: string): Promise<{ focus: string; shot: string }> {
+	const dir = process.env.AGENT_LINK_FAILURE_SHOTS ?? os.tmpdir();
+	const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${title.replace(/[^\w-]+/g, '-').slice(0, 80)}.png`);
+	const focus = focusReport().then((frames) => frames.join('; ') || 'no frame has the focus');
+	fs.mkdirSync(dir, { recursive: true });
+	const shot = screenshot(file).then(() => file);
+	return Promise.all([focus, shot]).then(([f, s]) => ({ focus: f, shot: s }));
+}
+
+/**
  * After a failed test: the end of Agent Link's log; in the browser also where the keyboard was
  * (printed with the report, so a CI log tells a lost key press from a slow page), what the chat
  * pages hold, and a screenshot of the workbench (in AGENT_LINK_FAILURE_SHOTS, set by the runner),
@@ -29,6 +44,11 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 		return;
 	}
 	try {
+		const then = await atFailure?.catch((error: unknown) => ({ focus: `not known (${error instanceof Error ? error.message : String(error)})`, shot: '' }));
+		atFailure = undefined;
+		if (then) {
+			console.log(`      keyboard when it failed: ${then.focus}${then.shot ? `; screenshot then: ${then.shot}` : ''}`);
+		}
 		console.log(`      keyboard at failure: ${(await focusReport()).join('; ') || 'no frame has the focus'}`);
 		const pages = await webviewQuery('#app');
 		if (pages.count > 0) {
@@ -40,7 +60,7 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 		fs.mkdirSync(dir, { recursive: true });
 		const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${test.title.replace(/[^\w-]+/g, '-').slice(0, 80)}.png`);
 		await screenshot(file);
-		console.log(`      screenshot at failure: ${file}`);
+		console.log(`      screenshot after the suite's clean-up: ${file}`);
 	} catch (error) {
 		console.log(`      (no failure report: ${error instanceof Error ? error.message : String(error)})`);
 	}
@@ -73,6 +93,9 @@ export function run(): Promise<void> {
 			}
 		});
 		runner.on('fail', (test: Mocha.Runnable, error: unknown) => {
+			if (hasBrowser()) {
+				atFailure = captureAtFailure(test.title);
+			}
 			const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 			failed.push({ title: test.fullTitle(), error: message.split('\n').slice(0, 12).join('\n') });
 		});

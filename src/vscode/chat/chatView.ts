@@ -44,18 +44,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this.view = view;
-		this.setUp(view.webview, 'view');
-		const connection = this.controller().attach({
-			webview: view.webview,
-			isVisible: () => view.visible,
-			onDidChangeVisibility: view.onDidChangeVisibility,
-			reload: () => this.load(view.webview, 'view'),
-			currentLoad: () => this.loads.get(view.webview),
-		});
-		const recheck = view.onDidChangeVisibility(() => this.loadIfBroken(view.webview, view.visible, 'view'));
+		const connection = this.connect(view.webview, 'view', () => view.visible, view.onDidChangeVisibility);
 		view.onDidDispose(() => {
 			connection.dispose();
-			recheck.dispose();
 			if (this.view === view) {
 				this.view = undefined;
 			}
@@ -67,19 +58,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	openInEditor(): vscode.WebviewPanel {
 		const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Agent Link Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
 		panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.svg');
-		this.setUp(panel.webview, 'editor');
-		const connection = this.controller().attach({
-			webview: panel.webview,
-			isVisible: () => panel.visible,
-			onDidChangeVisibility: panel.onDidChangeViewState,
-			reload: () => this.load(panel.webview, 'editor'),
-			currentLoad: () => this.loads.get(panel.webview),
-		});
-		const recheck = panel.onDidChangeViewState(() => this.loadIfBroken(panel.webview, panel.visible, 'editor'));
+		const connection = this.connect(panel.webview, 'editor', () => panel.visible, panel.onDidChangeViewState);
 		this.panels.add(panel);
 		panel.onDidDispose(() => {
 			connection.dispose();
-			recheck.dispose();
 			this.panels.delete(panel);
 		});
 		return panel;
@@ -111,6 +93,23 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 	private setUp(webview: vscode.Webview, where: 'view' | 'editor'): void {
 		webview.options = this.options();
 		this.load(webview, where);
+	}
+
+	/**
+	 * Loads a page into `webview` and hands it to the controller; a page that said its files were
+	 * missing is loaded again when shown again. Disposing ends both.
+	 */
+	private connect(webview: vscode.Webview, where: 'view' | 'editor', visible: () => boolean, onDidChangeVisibility: vscode.Event<unknown>): vscode.Disposable {
+		this.setUp(webview, where);
+		const connection = this.controller().attach({
+			webview,
+			isVisible: visible,
+			onDidChangeVisibility,
+			reload: () => this.load(webview, where),
+			currentLoad: () => this.loads.get(webview),
+		});
+		const recheck = onDidChangeVisibility(() => this.loadIfBroken(webview, visible(), where));
+		return vscode.Disposable.from(connection, recheck);
 	}
 
 	/** A page shown again that said its files were missing: they may have been built since. */

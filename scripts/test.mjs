@@ -16,9 +16,9 @@
 //        a quiet machine, but the timing-sensitive chat suites then run at a load that fails them),
 //        --runner=electron (desktop VS Code via @vscode/test-electron; needs internet),
 //        --serial (one thing at a time: the VS Code versions one after the other, after the other tiers).
-// The build comes first; then static, unit and protocol; then the VS Code suites of both versions in
-// one queue, two at a time, each suite in a child process, the longest first; then start. Each line
-// of the summary says how long it took.
+// The build comes first; then one queue, two at a time, the longest first: the VS Code suites of both
+// versions (each suite in a child process), static, unit, protocol and start. Each line of the
+// summary says how long it took.
 // Installs what it needs (Debian packages, code-server) on first use.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,12 +76,17 @@ async function installRealAgents() {
 
 function run(command, args, options = {}) {
 	return new Promise((resolve) => {
-		const child = spawn(command, args, { cwd: root, stdio: options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', env: { ...process.env, ...options.env } });
+		// capture: stdout kept (and shown as it comes); buffer: stdout and stderr kept, shown by the caller.
+		const stdio = options.buffer ? ['ignore', 'pipe', 'pipe'] : options.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit';
+		const child = spawn(command, args, { cwd: root, stdio, env: { ...process.env, ...options.env } });
 		let out = '';
 		child.stdout?.on('data', (d) => {
 			out += d;
-			process.stdout.write(d);
+			if (!options.buffer) {
+				process.stdout.write(d);
+			}
 		});
+		child.stderr?.on('data', (d) => (out += d));
 		child.on('exit', (code) => resolve({ code: code ?? 1, out }));
 	});
 }
@@ -103,62 +108,98 @@ const electron = arg('runner', ['code-server'])[0] === 'electron';
 // whenever something else runs beside them: the other version, or the other tiers.
 const vscodeInChildren = tiers.includes('vscode') && !electron && !serial && (targets.length > 1 || tiers.some((t) => t !== 'vscode'));
 
-async function staticTier() {
+/**
+ * The tiers outside VS Code. Each returns its output when `buffer` is set (then shown by the caller
+ * whole, as the VS Code suites' is); otherwise it shows it as it comes.
+ */
+async function staticTier(buffer = false) {
 	const t = Date.now();
-	const lint = await run(npx, ['eslint', '--max-warnings', '0', '.']);
+	const lint = await run(npx, ['eslint', '--max-warnings', '0', '.'], { buffer });
 	// Two TypeScript projects: the extension, the NES agent and the tests (no DOM types), and the
 	// chat page (src/webview, with DOM types and without Node's).
-	const types = await run(npx, ['tsc', '--noEmit', '-p', '.']);
-	const pageTypes = await run(npx, ['tsc', '--noEmit', '-p', 'src/webview']);
+	const types = await run(npx, ['tsc', '--noEmit', '-p', '.'], { buffer });
+	const pageTypes = await run(npx, ['tsc', '--noEmit', '-p', 'src/webview'], { buffer });
 	record('static', 'static (eslint, tsc)', { passed: (lint.code === 0) + (types.code === 0 && pageTypes.code === 0), failed: 0, skipped: 0 }, lint.code || types.code || pageTypes.code, [], since(t));
+	return lint.out + types.out + pageTypes.out;
 }
 
-async function nodeTier(tier) {
+async function nodeTier(tier, buffer = false) {
 	if (tier === 'protocol') {
 		// Real agents from npm (protocol/realAgents.test.ts), installed once into the test cache.
 		await (realAgentsInstall ??= installRealAgents());
 	}
 	const t = Date.now();
 	const dir = join('out', 'test', tier);
-	const { code, out } = await run(process.execPath, ['--test', '--test-reporter=tap', dir], { capture: true });
+	const { code, out } = await run(process.execPath, ['--test', '--test-reporter=tap', dir], { capture: true, buffer });
 	// TAP: the failing tests' titles (`not ok N - title`), nested ones indented.
 	const failing = [...out.matchAll(/^\s*not ok \d+ - (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
 	record(tier, tier, nodeTestCounts(out), code, failing, since(t));
+	return out;
 }
 
-async function startTier() {
+async function startTier(buffer = false) {
 	const t = Date.now();
 	// Each check the script makes prints `ok   …` or `FAIL …` on stderr; its exit code says whether all passed.
-	const { code, out } = await new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(root, 'test', 'start', 'twice.mjs'), `--target=${targets.includes('latest') ? 'latest' : 'min'}`], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+	const { code, out, shown } = await new Promise((resolve) => {
+		const child = spawn(process.execPath, [join(root, 'test', 'start', 'twice.mjs'), `--target=${targets.includes('latest') ? 'latest' : 'min'}`], { cwd: root, stdio: ['ignore', buffer ? 'pipe' : 'inherit', 'pipe'] });
 		let err = '';
+		let shown = '';
+		child.stdout?.on('data', (d) => (shown += d));
 		child.stderr.on('data', (d) => {
 			err += d;
-			process.stderr.write(d);
+			shown += d;
+			if (!buffer) {
+				process.stderr.write(d);
+			}
 		});
-		child.on('exit', (c) => resolve({ code: c ?? 1, out: err }));
+		child.on('exit', (c) => resolve({ code: c ?? 1, out: err, shown }));
 	});
 	const count = (word) => (out.match(new RegExp(`\\] ${word} `, 'g')) ?? []).length;
 	const failing = [...out.matchAll(/\] FAIL (.*)$/gm)].map((m) => ({ title: m[1], error: '' }));
 	record('start', 'start (npm start, three times)', { passed: count('ok  '), failed: count('FAIL'), skipped: 0 }, code, failing, since(t));
+	return shown;
+}
+
+/** The other tiers asked for, as jobs of the VS Code suites' queue (see vscodeChildren). */
+function tierJobs() {
+	const jobs = [];
+	if (tiers.includes('static')) {
+		jobs.push({ key: 'tier static', label: 'static', run: () => staticTier(true) });
+	}
+	for (const tier of ['unit', 'protocol']) {
+		if (tiers.includes(tier)) {
+			jobs.push({ key: `tier ${tier}`, label: tier, run: () => nodeTier(tier, true) });
+		}
+	}
+	if (tiers.includes('start') && !electron) {
+		jobs.push({ key: 'tier start', label: 'start', run: () => startTier(true) });
+	}
+	return jobs;
 }
 
 /**
  * The VS Code suites of both versions side by side: a queue of (version, suite) runs, each a child
  * process running this script for that one suite, taken by `--jobs` workers (default 2). A suite
- * keeps about half a core busy (chat-panel: 152 s of processor in 384 s), so on two cores two
- * workers start at once and the third once `besideDone` settles (the other tiers, which take about a
- * core while they run). The longest runs go first, by the times the last runs took (kept beside the
- * VS Code installs), so the workers end together. Each run's output is printed whole when it ends.
+ * keeps most of a core busy (chat-turns: 99 s of processor in 127 s, nes-sync a whole core), so on
+ * two cores two workers start at once and the third once `besideDone` settles (with --beside: the
+ * other tiers, which take about a core while they run). Without --beside the other tiers are `extra`
+ * jobs of the same queue: one of them takes a worker's place beside one VS Code suite, so the machine
+ * never runs more than two things at once and no worker waits alone for the other tiers before the
+ * suites start or for `start` after them. The longest runs go first, by the times the last runs took
+ * (kept beside the VS Code installs), so the workers end together. Each run's output is printed
+ * whole when it ends.
  * @param {Promise<unknown>} besideDone
+ * @param {{ key: string, label: string, run: () => Promise<string> }[]} extra
  */
-async function vscodeChildren(besideDone) {
+async function vscodeChildren(besideDone, extra = []) {
 	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
 	const { cacheRoot } = await import('../test/vscode/runner/common.mjs');
 	const { suites } = await import('../test/vscode/suites.mjs');
-	const names = suites.filter(chosen).map((s) => s.name);
+	const windowsChosen = windows(suites.filter(chosen));
+	const names = windowsChosen.map((w) => w.suite.name);
+	const suitesOf = new Map(windowsChosen.map((w) => [w.suite.name, w.members.map((m) => m.name)]));
 	const needsRealAgents = new Set(suites.filter((s) => s.realAgents).map((s) => s.name));
-	if (names.length === 0) {
+	if (names.length === 0 && extra.length === 0) {
 		return;
 	}
 	// The .vsix is packed once, here, for both versions.
@@ -168,8 +209,9 @@ async function vscodeChildren(besideDone) {
 	const knownTimes = JSON.parse(readFileSync(join(root, 'test', 'vscode', 'suite-seconds.json'), 'utf8'));
 	const lastTimes = { ...knownTimes, ...(existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : {}) };
 	// Unknown runs count as long: they go first. Ties keep the suites' order, the versions alternating.
-	const queue = names.flatMap((name) => targets.map((target) => ({ target, name }))).map((job, order) => ({ ...job, order }));
-	queue.sort((x, y) => (lastTimes[`${y.target} ${y.name}`] ?? Infinity) - (lastTimes[`${x.target} ${x.name}`] ?? Infinity) || x.order - y.order);
+	const suiteJobs = names.flatMap((name) => targets.map((target) => ({ key: `${target} ${name}`, target, name })));
+	const queue = [...suiteJobs, ...extra].map((job, order) => ({ ...job, order }));
+	queue.sort((x, y) => (lastTimes[y.key] ?? Infinity) - (lastTimes[x.key] ?? Infinity) || x.order - y.order);
 	for (const target of targets) {
 		await ensureVSCode(target);
 	}
@@ -177,11 +219,18 @@ async function vscodeChildren(besideDone) {
 	const times = {};
 	const worker = async () => {
 		for (let job = queue.shift(); job; job = queue.shift()) {
+			if (job.run) {
+				const t = Date.now();
+				const out = await job.run();
+				times[job.key] = since(t);
+				process.stdout.write(`\n===== ${job.label} (${since(t)} s) =====\n${out}`);
+				continue;
+			}
 			if (needsRealAgents.has(job.name)) {
 				await (realAgentsInstall ??= installRealAgents());
 			}
 			const t = Date.now();
-			const { code, counts, out } = await vscodeChild(job.target, job.name, vsix);
+			const { code, counts, out } = await vscodeChild(job.target, suitesOf.get(job.name), vsix);
 			// A run of some of its tests (AGENT_LINK_TEST_GREP) says nothing of how long the suite takes.
 			if (!process.env.AGENT_LINK_TEST_GREP) {
 				times[`${job.target} ${job.name}`] = since(t);
@@ -195,7 +244,7 @@ async function vscodeChildren(besideDone) {
 	};
 	await Promise.all(Array.from({ length: jobs }, (_, i) => (i < Math.min(2, jobs) ? worker() : besideDone.then(worker, worker))));
 	// Fixed order in the summary: by version, then as suites.mjs lists them.
-	const rank = (r) => targets.findIndex((t) => r.tier.startsWith(`vscode ${t} `)) * 1000 + names.indexOf(r.tier.match(/\((.+?)(?: phase \d+)?(?:: runner)?\)$/)?.[1]);
+	const rank = (r) => targets.findIndex((t) => r.tier.startsWith(`vscode ${t} `)) * 1000 + names.indexOf(r.tier.match(/\((.+?)(?: \+ .+?)?(?: phase \d+)?(?:: runner)?\)$/)?.[1]);
 	slots.vscode.sort((x, y) => rank(x) - rank(y));
 	try {
 		writeFileSync(timesFile, `${JSON.stringify({ ...lastTimes, ...times }, null, '\t')}\n`);
@@ -204,10 +253,11 @@ async function vscodeChildren(besideDone) {
 	}
 }
 
-/** Runs one suite on one version in a child process; resolves with its exit code, rows and output. */
-function vscodeChild(target, name, vsix) {
+/** Runs one window's suites on one version in a child process; resolves with its exit code, rows and output. */
+function vscodeChild(target, members, vsix) {
+	const name = members.join(' + ');
 	const resultsFile = join(mkdtempSync(join(tmpdir(), 'agent-link-results-')), 'results.json');
-	const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, `--suite=${name}`, ...vsix];
+	const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, `--suite=${members.join(',')}`, ...vsix];
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';
@@ -227,6 +277,50 @@ function chosen(suite) {
 		return only.includes(suite.name);
 	}
 	return !suite.bench && (!onlyPrefixes || suiteSelected(suite.name, onlyPrefixes));
+}
+
+/**
+ * The VS Code windows the chosen suites need: each suite in its own, but a suite's `guests` (when
+ * chosen too) run in its window after its own tests, sharing its start of VS Code.
+ */
+function windows(chosenSuites) {
+	const byName = new Map(chosenSuites.map((s) => [s.name, s]));
+	const guests = new Set(chosenSuites.flatMap((s) => (s.guests ?? []).filter((g) => byName.has(g))));
+	return chosenSuites
+		.filter((s) => !guests.has(s.name))
+		.map((suite) => {
+			const members = [suite, ...(suite.guests ?? []).filter((g) => byName.has(g)).map((g) => byName.get(g))];
+			for (const guest of members.slice(1)) {
+				for (const key of ['trust', 'vsix', 'folders', 'phases', 'realAgents', 'guests']) {
+					if (guest[key] !== undefined && JSON.stringify(guest[key]) !== JSON.stringify(suite[key])) {
+						throw new Error(`suite ${guest.name} cannot run in ${suite.name}'s window: their ${key} differ`);
+					}
+				}
+			}
+			return { suite, members };
+		});
+}
+
+/** The user settings of a window's suites together; two suites that set one differently cannot share it. */
+function windowSettings(members, ctx) {
+	const merged = {};
+	const agents = {};
+	for (const member of members) {
+		const { 'agentLink.agents': own = {}, ...rest } = member.settings?.(ctx) ?? {};
+		for (const [key, value] of Object.entries(rest)) {
+			if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
+				throw new Error(`suite ${member.name} cannot share ${members[0].name}'s window: they set ${key} differently`);
+			}
+			merged[key] = value;
+		}
+		for (const [name, agent] of Object.entries(own)) {
+			if (name in agents && JSON.stringify(agents[name]) !== JSON.stringify(agent)) {
+				throw new Error(`suite ${member.name} cannot share ${members[0].name}'s window: they define the agent ${name} differently`);
+			}
+			agents[name] = agent;
+		}
+	}
+	return Object.keys(agents).length > 0 ? { ...merged, 'agentLink.agents': agents } : merged;
 }
 
 /** The suites of each target, one after the other, in this process. */
@@ -250,7 +344,7 @@ async function vscodeHere() {
 		if (!electron) {
 			await ensureVSCode(target);
 		}
-		for (const suite of suites.filter(chosen)) {
+		for (const { suite, members } of windows(suites.filter(chosen))) {
 			if (suite.realAgents) {
 				await (realAgentsInstall ??= installRealAgents());
 			}
@@ -261,8 +355,10 @@ async function vscodeHere() {
 			mkdirSync(workspace, { recursive: true });
 			// A suite with `folders` opens a multi-root workspace: those folders in `workspace`, listed in a .code-workspace file beside them.
 			const opened = suite.folders ? multiRootWorkspace(workspace, suite.folders) : workspace;
-			suite.prepare?.(workspace, ctx);
-			const extra = suite.settings?.({ ...ctx, workspace }) ?? {};
+			for (const member of members) {
+				member.prepare?.(workspace, ctx);
+			}
+			const extra = windowSettings(members, { ...ctx, workspace });
 			// No suite reaches the real ACP Registry (these machines have no internet): off unless a suite points it somewhere.
 			// Next edit suggestions come from the chat agent unless a suite chooses an NES agent of its own.
 			const userSettings = { 'agentLink.registry.url': '', 'agentLink.nes.agent': '', ...extra, 'agentLink.agents': { ...sharedAgents(ctx), ...(extra['agentLink.agents'] ?? {}) } };
@@ -270,7 +366,7 @@ async function vscodeHere() {
 			for (let phase = 1; phase <= phases; phase++) {
 				const phaseStarted = Date.now();
 				const resultsFile = join(scratch, `results-${phase}.json`);
-				const label = `vscode ${target} (${suite.name}${phases > 1 ? ` phase ${phase}` : ''})`;
+				const label = `vscode ${target} (${members.map((m) => m.name).join(' + ')}${phases > 1 ? ` phase ${phase}` : ''})`;
 				let code;
 				let runError;
 				try {
@@ -282,7 +378,7 @@ async function vscodeHere() {
 						workspaceTrust: suite.trust ?? false,
 						profileDir: phases > 1 ? join(scratch, 'profile') : undefined,
 						userSettings,
-						env: { AGENT_LINK_TEST_SUITE: suite.name, AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },
+						env: { AGENT_LINK_TEST_SUITE: members.map((m) => m.name).join(','), AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },
 					});
 				} catch (error) {
 					console.error(error);
@@ -332,12 +428,9 @@ if (vscodeInChildren && process.argv.includes('--beside')) {
 	const beside = otherTiers(true);
 	await Promise.all([vscodeChildren(beside), beside]);
 } else if (vscodeInChildren) {
-	// The other tiers first: beside them (eslint and tsc take a core) the chat suites' waits fail.
-	await otherTiers(false);
-	await vscodeChildren(Promise.resolve());
-	if (tiers.includes('start') && !electron) {
-		await startTier();
-	}
+	// The other tiers in the suites' queue: one of them beside one suite at a time (a third thing
+	// beside two suites, as with --beside and eslint and tsc, fails the chat suites' waits).
+	await vscodeChildren(Promise.resolve(), tierJobs());
 } else {
 	await otherTiers(false);
 	if (tiers.includes('vscode')) {

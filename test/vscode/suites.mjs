@@ -14,6 +14,9 @@
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
 //   realAgents  true: the suite runs the real agents of test/fixtures/real-agents, installed into the
 //               test cache (once) before it starts
+//   guests      names of other suites run in this suite's window after its own tests (when they are
+//               chosen too), sharing its start of VS Code: their workspaces are prepared into one folder
+//               and their settings merged (two that set a key or an agent differently cannot share)
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -755,6 +758,7 @@ export const suites = [
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
 		name: 'chat-files',
+		guests: ['chat-xss'],
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });

@@ -67,14 +67,17 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 }
 
 export function run(): Promise<void> {
-	const suite = process.env.AGENT_LINK_TEST_SUITE || 'main';
+	// Several suites may share one window (a suite's `guests` in test/vscode/suites.mjs): each one's files in turn.
+	const suites = (process.env.AGENT_LINK_TEST_SUITE || 'main').split(',');
 	const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000, reporter: 'spec', rootHooks: { afterEach: reportFailure } });
 	if (process.env.AGENT_LINK_TEST_GREP) {
 		mocha.grep(process.env.AGENT_LINK_TEST_GREP);
 	}
-	const dir = path.join(__dirname, suite);
-	for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort()) {
-		mocha.addFile(path.join(dir, file));
+	for (const suite of suites) {
+		const dir = path.join(__dirname, suite);
+		for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort()) {
+			mocha.addFile(path.join(dir, file));
+		}
 	}
 	return new Promise((resolve, reject) => {
 		// What failed, in short, for the driver's digest under the summary (the full report scrolls by above).
@@ -84,7 +87,7 @@ export function run(): Promise<void> {
 			const resultsFile = process.env.AGENT_LINK_TEST_RESULTS;
 			if (resultsFile) {
 				const { passes, failures: failedCount, pending, tests } = runner.stats ?? { passes: 0, failures, pending: 0, tests: 0 };
-				fs.writeFileSync(resultsFile, JSON.stringify({ suite, passes, failures: failedCount, pending, tests, failed }));
+				fs.writeFileSync(resultsFile, JSON.stringify({ suite: suites.join(','), passes, failures: failedCount, pending, tests, failed }));
 			}
 			if (failures > 0) {
 				reject(new Error(`${failures} test(s) failed.`));

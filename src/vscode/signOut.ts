@@ -49,8 +49,10 @@ async function chooseAgent(pool: AgentPool, chatRole: AgentRole, name: string | 
 	if (running.length === 1) {
 		return running[0];
 	}
+	// The chat agent first, then those that offer signing out.
 	const chat = chatRole.readyAgent?.name;
-	const ordered = [...running].sort((x, y) => Number(y.name === chat) - Number(x.name === chat));
+	const rank = (agent: ReadyAgent) => (agent.name === chat ? 0 : canSignOut(agent.initialized.agentCapabilities) ? 1 : 2);
+	const ordered = [...running].sort((x, y) => rank(x) - rank(y));
 	const pick = await vscode.window.showQuickPick<AgentItem>(
 		ordered.map((agent) => ({
 			label: agent.name,

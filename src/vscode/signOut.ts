@@ -2,7 +2,8 @@
  * **Agent Link: Sign Out of Agent**: ACP's `logout`, for an agent that advertises
  * `agentCapabilities.auth.logout`, and then the values Agent Link keeps for that agent's `env_var`
  * sign-in are forgotten (credentials.ts). The agent is the only one running, the one the user picks
- * when several run (the chat agent first), or the one named by the caller (tests, keybindings).
+ * when several run (the chat agent first, then those that offer signing out), or the one named by
+ * the caller (tests, keybindings).
  *
  * An agent that does not advertise sign-out is not sent `logout`: the user is told so, and offered
  * to forget the kept values when there are any. A failed `logout` forgets nothing.

@@ -23,6 +23,8 @@ export const PROTOCOL_VERSION = 1;
 export const Methods = {
 	initialize: 'initialize',
 	authenticate: 'authenticate',
+	/** Signs out of the agent (`agentCapabilities.auth.logout`). */
+	logout: 'logout',
 	session: {
 		new: 'session/new',
 		load: 'session/load',
@@ -68,6 +70,7 @@ export type _MethodsMatchTheSdk = IsTrue<
 	[
 		Same<typeof Methods.initialize, SdkMethods['agent']['initialize']>,
 		Same<typeof Methods.authenticate, SdkMethods['agent']['authenticate']>,
+		Same<typeof Methods.logout, SdkMethods['agent']['logout']>,
 		Same<Omit<typeof Methods.session, 'update' | 'requestPermission'>, Pick<SdkMethods['agent']['session'], 'new' | 'load' | 'resume' | 'close' | 'list' | 'delete' | 'prompt' | 'cancel' | 'setMode' | 'setConfigOption'>>,
 		Same<Pick<typeof Methods.session, 'update' | 'requestPermission'>, SdkMethods['client']['session']>,
 		Same<typeof Methods.fs, SdkMethods['client']['fs']>,

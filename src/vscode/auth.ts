@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { ACP_V1_CLIENT_CAPABILITIES } from '../common/clientCapabilities';
 import { errorMessage, type Logger } from '../common/log';
 import { ErrorCodes, Methods, authMethodSchema, type AuthMethod, type ClientCapabilities } from '../common/protocol';
 import { AgentError } from '../node/connection';
@@ -58,7 +59,7 @@ export function authMethodsOf(agent: ReadyAgent, error: AgentError): AuthMethod[
 
 /** What the client adds to `initialize`'s capabilities: terminal sign-in works (see {@link signInInTerminal}). */
 export function fillAuthCapabilities(capabilities: ClientCapabilities): void {
-	Object.assign(capabilities, { auth: { ...(capabilities as { auth?: object }).auth, terminal: true } });
+	Object.assign(capabilities, { auth: { ...(capabilities as { auth?: object }).auth, ...ACP_V1_CLIENT_CAPABILITIES.auth } });
 }
 
 /**

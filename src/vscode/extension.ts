@@ -35,6 +35,7 @@ import { NesController } from './nes/controller';
 import { StableApiView } from './nes/view';
 import { OpenCtxFeature } from './openctx/feature';
 import { RegistryFeature } from './registry';
+import { registerSignOutCommand } from './signOut';
 import { AgentStatusBar } from './statusBar';
 
 /** What `activate` returns: the extension's public surface, used by tests and other extensions. */
@@ -248,6 +249,7 @@ function setUpChat({ context, log, config, version, credentials, agentPool, agen
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
 		...registerChatCommands(controller, view, historyPicker, log),
 		...registerCredentialCommands(credentials, log),
+		registerSignOutCommand(agentPool, agents, credentials, log),
 	);
 	return { sessions, terminals, controller, agentChanges, turnChanges, checkpoints, history, historyPicker, view };
 }

@@ -525,6 +525,23 @@ export const suites = [
 						authFile: join(ctx.workspace, '.signed-in'),
 						authMethods: [{ id: 'tui', name: 'Log in in a terminal', type: 'terminal', args: ['--login'], env: { FIXTURE_LOGIN_REALM: 'test realm' } }],
 					}),
+					// Sign Out of Agent (signout.test.ts): signed in with a kept env_var value; one without auth.logout; one whose logout fails.
+					...Object.fromEntries(
+						[
+							['Chat Signs Out', { auth: { logout: {} } }, undefined],
+							['Chat Keeps Sign-in', {}, undefined],
+							['Chat Sign-out Fails', { auth: { logout: {} } }, { code: -32603, message: 'the token store is locked' }],
+						].map(([name, agentCapabilities, logoutError]) => [
+							name,
+							ctx.fixtureAgent('well-behaved.mjs', {
+								agentCapabilities,
+								logoutError,
+								chatAuthRequired: true,
+								authEnv: { name: 'SIGN_OUT_KEY', value: 'sign-out-secret' },
+								authMethods: [{ id: 'key', name: 'Use a key', type: 'env_var', vars: [{ name: 'SIGN_OUT_KEY' }] }],
+							}),
+						]),
+					),
 				},
 			};
 		},
@@ -692,7 +709,20 @@ export const suites = [
 		// A new chat in a multi-root workspace: the folder it runs in, picked with the keyboard, or none.
 		name: 'chat-folders',
 		folders: ['api', 'web app'],
-		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
+		settings: (ctx) => ({
+			'agentLink.defaultAgent': 'Fixture Agent',
+			'agentLink.agents': {
+				// Takes additionalDirectories; its turn reads, writes and runs a command in the other folder (folders.test.ts).
+				'Folders Agent': ctx.fixtureAgent('well-behaved.mjs', {
+					agentCapabilities: { sessionCapabilities: { additionalDirectories: {}, resume: {} } },
+					chatTurn: [
+						{ ask: { method: 'fs/read_text_file', params: { path: join(ctx.workspace, 'web app', 'index.html') } } },
+						{ ask: { method: 'fs/write_text_file', params: { path: join(ctx.workspace, 'web app', 'notes.txt'), content: 'written from the api chat\n' } } },
+						{ terminal: { create: { command: ctx.node, args: ['-e', 'console.log("ran in " + process.cwd())'], cwd: join(ctx.workspace, 'web app') }, then: 'wait' } },
+					],
+				}),
+			},
+		}),
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'api', 'server.ts'), 'export const port = 8080;\n');
 			writeFileSync(join(workspace, 'web app', 'index.html'), '<!doctype html>\n');

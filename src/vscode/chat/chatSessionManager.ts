@@ -9,6 +9,7 @@
 import type * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { listSessionsResponseSchema, requestPermissionParamsSchema, sessionNotificationSchema, type ListedSession } from '../../common/chat/updates';
+import { ACP_V1_CLIENT_CAPABILITIES } from '../../common/clientCapabilities';
 import { mcpServersFor, type McpCapabilities, type McpServerConfig } from '../../common/mcp';
 import { Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
@@ -125,7 +126,7 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	 * says so: agents may then send them (`session.configOptions`, `notices`, `compaction`).
 	 */
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
-		capabilities.session = { ...capabilities.session, configOptions: { boolean: {} }, notices: {}, compaction: {} };
+		capabilities.session = { ...capabilities.session, ...ACP_V1_CLIENT_CAPABILITIES.session };
 	}
 
 	attach(agent: RunningAgent): void {

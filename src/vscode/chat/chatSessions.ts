@@ -5,7 +5,7 @@
  * agent can resume or load it. The sessions are made, kept and routed to by chatSessionManager.ts;
  * this file never routes an agent's message to a session itself.
  *
- * - `session/new {cwd, mcpServers}`, retried once after the user signs in (-32000); a chat from history
+ * - `session/new {cwd, additionalDirectories, mcpServers}` (the workspace's other folders, sessionFolders.ts), retried once after the user signs in (-32000); a chat from history
  *   goes on with `session/resume` or `session/load` instead (the same as after a crash);
  * - `mcpServers`: the servers of `agentLink.mcpServers` in a transport the agent takes (src/common/mcp.ts);
  * - `session/prompt` → stop reason; `session/cancel` answers pending permission prompts `cancelled`;
@@ -32,6 +32,7 @@ import type { AgentManager, ReadyAgent } from '../agentManager';
 import { withSignIn, type SignInChooser, type SignInOptions } from '../auth';
 import type { ChatSessionManager } from './chatSessionManager';
 import { sessionAbilities, type ContinueWith } from './sessionAbilities';
+import { sessionFolders } from './sessionFolders';
 
 export type { SessionUpdate };
 export type PermissionRequest = RequestPermissionParams;
@@ -162,7 +163,7 @@ export class ChatSession implements vscode.Disposable {
 		} else {
 			const { agent, result } = await withSignIn(first, 'chatting', this.signInOptions(), async (agent) => ({
 				agent,
-				result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, mcpServers: await this.owner.mcpServers(agent) }, newSessionResponseSchema),
+				result: await agent.handle.connection.sendRequest(Methods.session.new, { cwd: this.cwd, ...sessionFolders(agent, this.cwd), mcpServers: await this.owner.mcpServers(agent) }, newSessionResponseSchema),
 			}));
 			this.setupValue = { modes: result.modes, configOptions: result.configOptions };
 			this.bind(agent, result.sessionId);
@@ -178,7 +179,7 @@ export class ChatSession implements vscode.Disposable {
 	 */
 	private async reattach(agent: ReadyAgent, sessionId: string): Promise<ContinueWith> {
 		const how = sessionAbilities(agent).continueWith;
-		const params = { sessionId, cwd: this.cwd, mcpServers: await this.owner.mcpServers(agent) };
+		const params = { sessionId, cwd: this.cwd, ...sessionFolders(agent, this.cwd), mcpServers: await this.owner.mcpServers(agent) };
 		if (how === 'resume') {
 			const resumed = await agent.handle.connection.sendRequest(Methods.session.resume, params, loadSessionResponseSchema);
 			this.setupValue = { modes: resumed.modes, configOptions: resumed.configOptions };

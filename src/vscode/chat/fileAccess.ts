@@ -32,6 +32,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
+import { ACP_V1_CLIENT_CAPABILITIES } from '../../common/clientCapabilities';
 import { readTextFileParamsSchema, sliceLines, type ReadTextFileResponse } from '../../common/fsProtocol';
 import { mergeWrite, writeTextFileParamsSchema } from '../../common/fsWrite';
 import { ErrorCodes, Methods, type ClientCapabilities } from '../../common/protocol';
@@ -97,7 +98,7 @@ export class FileAccessFeature implements AgentFeature, vscode.Disposable {
 	}
 
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
-		capabilities.fs = { ...capabilities.fs, readTextFile: true, writeTextFile: true };
+		capabilities.fs = { ...capabilities.fs, ...ACP_V1_CLIENT_CAPABILITIES.fs };
 	}
 
 	dispose(): void {

@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { MAX_TERMINAL_TEXT_CHARS, type HostNotifications, type ParamsOf } from '../../common/chat/messages';
+import { ACP_V1_CLIENT_CAPABILITIES } from '../../common/clientCapabilities';
 import { errorMessage } from '../../common/log';
 import { ErrorCodes, Methods, type ClientCapabilities } from '../../common/protocol';
 import {
@@ -77,7 +78,7 @@ export class ChatTerminals implements AgentFeature, vscode.Disposable {
 	) {}
 
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
-		capabilities.terminal = true;
+		capabilities.terminal = ACP_V1_CLIENT_CAPABILITIES.terminal;
 	}
 
 	attach(agent: RunningAgent): void {

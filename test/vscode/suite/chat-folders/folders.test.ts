@@ -1,8 +1,13 @@
 // A new chat in a multi-root workspace (two folders, opened from a .code-workspace file): New Chat
 // asks which folder the agent works in; the one picked with the keyboard is session/new's cwd, and
-// dismissing the question opens no chat.
+// dismissing the question opens no chat. An agent that advertises additionalDirectories gets the
+// other folder on session/new and session/resume, and its reads, writes and commands there need no
+// question (every folder of the workspace is the workspace).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { SessionUpdate } from '../../../../src/vscode/chat/chatSessions';
 import * as z from 'zod/mini';
 import { press, query, QUICK_ROWS, runFromPalette, waitFor, waitForSteady } from '../browser';
 import { waitUntil } from '../util';
@@ -64,6 +69,7 @@ describe('chat: the folder of a new chat in a multi-root workspace', function ()
 		assert.equal(session.cwd, second, "the chat's folder");
 		const received = (await session.agent!.handle.connection.sendRequest('_test/received', {}, any)) as { method: string; params: { cwd?: string } }[];
 		assert.equal(received.filter((m) => m.method === 'session/new').at(-1)?.params.cwd, second, 'session/new got the picked folder as cwd');
+		assert.ok(!('additionalDirectories' in received.filter((m) => m.method === 'session/new').at(-1)!.params), 'no additionalDirectories for an agent that does not advertise them');
 		await waitForSteady(inputFocused, "the new chat's input focused");
 		await a.chatController.closeTab(key);
 	});
@@ -88,5 +94,34 @@ describe('chat: the folder of a new chat in a multi-root workspace', function ()
 		assert.deepEqual(errors, [], 'nothing went wrong in the log');
 		assert.deepEqual((await query(NOTIFICATIONS)).texts.filter((t) => t.includes('Agent Link')), [], 'no notification from Agent Link');
 		await a.chatController.closeTab(open);
+	});
+
+	it('an agent that takes additional directories gets the other folder on session/new and resume, and works there without a question', async () => {
+		const a = chatApi();
+		const [api, web] = vscode.workspace.workspaceFolders!.map((f) => f.uri.fsPath) as [string, string];
+		const session = await a.chat.create(a.agents.findChoice('Folders Agent')!, api);
+		const sent = async () => (await session.agent!.handle.connection.sendRequest('_test/received', {}, any)) as { method: string; params: { cwd?: string; additionalDirectories?: string[] } }[];
+		const opened = (await sent()).find((m) => m.method === 'session/new')!;
+		assert.equal(opened.params.cwd, api);
+		assert.deepEqual(opened.params.additionalDirectories, [web], 'the other folder');
+
+		// The turn reads, writes and runs a command in the other folder: no question (a quick input would hold the turn).
+		const updates: SessionUpdate[] = [];
+		session.onDidUpdate((u) => updates.push(u));
+		assert.equal(await session.prompt([{ type: 'text', text: 'work in the web app' }]), 'end_turn');
+		const said = updates.map((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '')).join('');
+		assert.match(said, /fs\/read_text_file: \{"content":"<!doctype html>\\n"\}/, 'read');
+		assert.match(said, /fs\/write_text_file: \{\}/, 'written');
+		assert.equal(fs.readFileSync(path.join(web, 'notes.txt'), 'utf8'), 'written from the api chat\n');
+		assert.ok(said.includes(`ran in ${web}`), `the command ran in the other folder: ${said}`);
+		assert.equal((await query('.quick-input-widget', { visible: true })).count, 0, 'no question was asked');
+
+		// After a crash the session is resumed on the new process, with the other folder again.
+		process.kill(a.pool.get('Folders Agent')!.pid!, 'SIGKILL');
+		await waitUntil(() => session.status.kind === 'restarting', 10_000, 'restarting');
+		await waitUntil(() => session.status.kind === 'idle', 20_000, 'resumed');
+		const resumed = (await sent()).find((m) => m.method === 'session/resume')!;
+		assert.deepEqual([resumed.params.cwd, resumed.params.additionalDirectories], [api, [web]]);
+		await session.close();
 	});
 });

@@ -447,6 +447,7 @@ function prepareOneProcess(workspace) {
 export const suites = [
 	{
 		name: 'main',
+		guests: ['registry'],
 		settings: () => ({ 'agentLink.trace': 'messages' }),
 		prepare(workspace, ctx) {
 			// A cloned repository trying to make the editor run its own program.

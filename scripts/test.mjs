@@ -506,7 +506,7 @@ if (digest.length > 0) {
 console.log('\nTests by tier:');
 for (const r of results) {
 	const took = r.seconds !== undefined ? `${String(r.seconds).padStart(5)} s  ` : ' '.repeat(9);
-	console.log(`  ${r.tier.padEnd(36)} ${took}${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+	console.log(`  ${r.tier.padEnd(46)} ${took}${String(r.passed).padStart(4)} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);

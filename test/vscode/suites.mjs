@@ -498,7 +498,10 @@ export const suites = [
 	{
 		name: 'untrusted',
 		trust: true,
-		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent' }),
+		// The agents of one-process-trust, which runs in this window after it (and grants trust).
+		guests: ['one-process-trust'],
+		settings: oneProcessSettings,
+		prepare: prepareOneProcess,
 	},
 	{
 		// Chat sessions on the host side: the SDK's example agent, scripted agents side by side with

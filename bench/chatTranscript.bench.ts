@@ -1,6 +1,7 @@
 // The chat transcript reducer on a streamed answer: 20 000 `agent_message_chunk` notifications (the
 // issue's streaming benchmark size), as lines of JSON. For each round:
-//   receive   JSON.parse + the `session/update` schema, per line (what arrives before the reducer)
+//   receive   JSON.parse + the `session/update` schema, per line (what arrives before the reducer), and
+//             the same with the host's text chunk fast path (textChunkFastPath.ts) in the schema's place
 //   reduce    Transcript.update per chunk, and the longest single one
 //   patches   the host's per-frame patch (every 16 chunks) and the page's TranscriptMirror applying it
 // then the same per-chunk cost at 10x the chunks (flat if a chunk costs O(its length)), and a flood
@@ -8,6 +9,7 @@
 //
 //   node out/bench/chatTranscript.bench.js [--rounds 5] [--chunks 20000]
 import { parseArgs } from 'node:util';
+import { textChunkFastPath } from '../src/common/chat/textChunkFastPath';
 import { Transcript, TranscriptMirror } from '../src/common/chat/transcript';
 import { sessionNotificationSchema, sessionUpdateSchema, type SessionUpdate } from '../src/common/chat/updates';
 
@@ -24,11 +26,17 @@ function lines(n: number): string[] {
 	);
 }
 
-function receive(wire: string[]): { ms: number; updates: SessionUpdate[] } {
+function receive(wire: string[], fast = false): { ms: number; updates: SessionUpdate[] } {
 	const started = performance.now();
 	const updates: SessionUpdate[] = [];
 	for (const line of wire) {
-		const parsed = sessionNotificationSchema.safeParse((JSON.parse(line) as { params: unknown }).params);
+		const params = (JSON.parse(line) as { params: unknown }).params;
+		const quick = fast ? textChunkFastPath(params) : undefined;
+		if (quick) {
+			updates.push(quick.update);
+			continue;
+		}
+		const parsed = sessionNotificationSchema.safeParse(params);
 		if (!parsed.success) {
 			throw new Error('a chunk was rejected');
 		}
@@ -82,10 +90,11 @@ function withPatches(updates: SessionUpdate[]): { ms: number; patchMs: number; w
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const wire = lines(chunks);
 const wire10 = lines(chunks * 10);
-const results = { receive: [] as number[], reduce: [] as number[], worst: [] as number[], frames: [] as number[], patch: [] as number[], worstFrame: [] as number[], bytes: 0, reduce10: [] as number[] };
+const results = { receive: [] as number[], receiveFast: [] as number[], reduce: [] as number[], worst: [] as number[], frames: [] as number[], patch: [] as number[], worstFrame: [] as number[], bytes: 0, reduce10: [] as number[] };
 for (let r = 0; r < rounds; r++) {
 	const received = receive(wire);
 	results.receive.push(received.ms);
+	results.receiveFast.push(receive(wire, true).ms);
 	const reduced = reduce(received.updates);
 	results.reduce.push(reduced.ms);
 	results.worst.push(reduced.worstMs);
@@ -101,6 +110,7 @@ const perChunk = (ms: number, n: number) => `${((ms * 1000) / n).toFixed(2)} µs
 const textChars = wire.reduce((n, _, i) => n + pieces[i % pieces.length]!.length, 0);
 console.log(`chat transcript, ${chunks} streamed agent_message_chunk (${textChars} characters of answer), ${rounds} rounds (medians)`);
 console.log(`  receive (JSON.parse + schema): ${median(results.receive).toFixed(1)} ms (${perChunk(median(results.receive), chunks)})`);
+console.log(`  receive (JSON.parse + the text chunk fast path): ${median(results.receiveFast).toFixed(1)} ms (${perChunk(median(results.receiveFast), chunks)}; ${(median(results.receive) / median(results.receiveFast)).toFixed(1)}x faster)`);
 console.log(`  reduce (Transcript.update):    ${median(results.reduce).toFixed(1)} ms (${perChunk(median(results.reduce), chunks)}), longest single chunk ${median(results.worst).toFixed(3)} ms`);
 console.log(`  reduce + a patch every ${CHUNKS_PER_FRAME} chunks applied by the page's mirror: ${median(results.frames).toFixed(1)} ms, of which patches ${median(results.patch).toFixed(1)} ms (longest ${median(results.worstFrame).toFixed(3)} ms), ${(results.bytes / 1024).toFixed(0)} KiB of patches in all`);
 console.log(`  reduce at ${chunks * 10} chunks: ${median(results.reduce10).toFixed(1)} ms (${perChunk(median(results.reduce10), chunks * 10)}; flat per chunk = linear)`);

@@ -88,6 +88,8 @@ interface RequestEntry {
 interface NotificationEntry {
 	readonly schema: z.ZodMiniType;
 	readonly handler: (params: unknown) => void | Promise<void>;
+	/** The schema's result for the params it knows without the schema (its common case, cheaply), else undefined. */
+	readonly fastPath?: (params: unknown) => unknown;
 }
 
 /** On a request or notification whose params passed a handler's schema as it was read: that handler's entry. */
@@ -194,14 +196,25 @@ export class AgentConnection implements Disposable {
 	}
 
 	/** Handles a notification from the agent; invalid params are logged and dropped. */
-	onNotification<S extends z.ZodMiniType>(method: string, schema: S, handler: (params: z.infer<S>) => void | Promise<void>): Disposable {
-		const entry: NotificationEntry = { schema, handler: handler as NotificationEntry['handler'] };
+	onNotification<S extends z.ZodMiniType>(
+		method: string,
+		schema: S,
+		handler: (params: z.infer<S>) => void | Promise<void>,
+		fastPath?: (params: unknown) => z.infer<S> | undefined,
+	): Disposable {
+		const entry: NotificationEntry = { schema, handler: handler as NotificationEntry['handler'], ...(fastPath ? { fastPath } : {}) };
 		this.notificationHandlers.set(method, entry);
 		return { dispose: () => this.notificationHandlers.get(method) === entry && this.notificationHandlers.delete(method) };
 	}
 
 	/** Checks a message's params with the entry's schema as the line is read; valid params replace the message's own. */
 	private check(entry: RequestEntry | NotificationEntry, message: Record<string, unknown>, kind: LimitedKind): Refusal | undefined {
+		const quick = 'fastPath' in entry ? entry.fastPath?.(message.params) : undefined;
+		if (quick !== undefined) {
+			message.params = quick;
+			(message as Checked)[CHECKED_BY] = entry;
+			return undefined;
+		}
 		const parsed = entry.schema.safeParse(message.params ?? {});
 		if (!parsed.success) {
 			return { code: ErrorCodes.InvalidParams, message: describeZodError(parsed.error), kind };

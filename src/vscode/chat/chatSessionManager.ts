@@ -8,6 +8,7 @@
  */
 import type * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { textChunkFastPath } from '../../common/chat/textChunkFastPath';
 import { listSessionsResponseSchema, requestPermissionParamsSchema, sessionNotificationSchema, type ListedSession } from '../../common/chat/updates';
 import { ACP_V1_CLIENT_CAPABILITIES } from '../../common/clientCapabilities';
 import { mcpServersFor, type McpCapabilities, type McpServerConfig } from '../../common/mcp';
@@ -132,9 +133,15 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	attach(agent: RunningAgent): void {
 		const connection = agent.handle.connection;
 		agent.disposables.push(
-			connection.onNotification(Methods.session.update, sessionNotificationSchema, (params) => {
-				this.byId.get(key(agent.name, params.sessionId))?.receiveUpdate(params.update);
-			}),
+			connection.onNotification(
+				Methods.session.update,
+				sessionNotificationSchema,
+				(params) => {
+					this.byId.get(key(agent.name, params.sessionId))?.receiveUpdate(params.update);
+				},
+				// Text chunks, most of what an agent sends, checked without zod (same result).
+				textChunkFastPath,
+			),
 			connection.onRequest(Methods.session.requestPermission, requestPermissionParamsSchema, async (params) => {
 				const session = this.byId.get(key(agent.name, params.sessionId));
 				if (!session || agent.sessions.kindOf(params.sessionId) !== 'chat') {

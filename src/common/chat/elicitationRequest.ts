@@ -142,8 +142,8 @@ function readField(name: string, property: unknown, required: boolean): Elicitat
 type Base = Pick<ElicitationField, 'name' | 'title' | 'description' | 'required'>;
 
 function readString(base: Base, property: Record<string, unknown>): ElicitationField | string {
-	if (property.enum != null || property.oneOf != null) {
-		const choices = property.oneOf != null ? titledChoices(property.oneOf) : plainChoices(property.enum);
+	if (present(property.enum) || present(property.oneOf)) {
+		const choices = present(property.oneOf) ? titledChoices(property.oneOf) : plainChoices(property.enum);
 		if (typeof choices === 'string') {
 			return choices;
 		}
@@ -151,11 +151,11 @@ function readString(base: Base, property: Record<string, unknown>): ElicitationF
 		return { ...base, type: 'choice', choices, ...fallback };
 	}
 	const format = property.format;
-	if (format != null && !STRING_FORMATS.includes(format as StringFormat)) {
+	if (present(format) && !STRING_FORMATS.includes(format as StringFormat)) {
 		return `format "${clip(String(format), 40)}" is not one the client checks`;
 	}
 	const pattern = property.pattern;
-	if (pattern != null && (typeof pattern !== 'string' || pattern.length > 1000 || !patternOf(pattern))) {
+	if (present(pattern) && (typeof pattern !== 'string' || pattern.length > 1000 || !patternOf(pattern))) {
 		return 'its pattern is not a regular expression the client can check';
 	}
 	const lengths = bounds(property, 'minLength', 'maxLength', true, true);
@@ -165,7 +165,7 @@ function readString(base: Base, property: Record<string, unknown>): ElicitationF
 	return {
 		...base,
 		type: 'text',
-		...(format != null ? { format: format as StringFormat } : {}),
+		...(present(format) ? { format: format as StringFormat } : {}),
 		...lengths,
 		...(typeof pattern === 'string' ? { pattern } : {}),
 		...(typeof property.default === 'string' ? { default: clip(property.default, LABEL) } : {}),
@@ -187,9 +187,9 @@ function readMulti(base: Base, property: Record<string, unknown>): ElicitationFi
 		return 'an array without items';
 	}
 	let choices: readonly ElicitationChoice[] | string;
-	if (items.anyOf != null) {
+	if (present(items.anyOf)) {
 		choices = titledChoices(items.anyOf);
-	} else if (items.type === 'string' && items.enum != null) {
+	} else if (items.type === 'string' && present(items.enum)) {
 		choices = plainChoices(items.enum);
 	} else {
 		return 'an array whose items are not string choices';
@@ -232,7 +232,7 @@ function bounds<L extends string, U extends string>(property: Record<string, unk
 	const out: Partial<Record<L | U, number>> = {};
 	for (const key of [lower, upper] as const) {
 		const value = property[key];
-		if (value == null) {
+		if (!present(value)) {
 			continue;
 		}
 		if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isSafeInteger(value)) || (count && value < 0)) {
@@ -248,6 +248,11 @@ function bounds<L extends string, U extends string>(property: Record<string, unk
 /** `{ [key]: value }` cut to the label cap, or nothing when it is not a non-empty string (absent, null, or of the wrong type: no value). */
 function text<K extends string>(key: K, value: unknown): { [P in K]?: string } {
 	return (typeof value === 'string' && value !== '' ? { [key]: clip(value, LABEL) } : {}) as { [P in K]?: string };
+}
+
+/** Given: neither absent nor null (the schema takes both as "none"). */
+function present(value: unknown): boolean {
+	return value !== undefined && value !== null;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -6,7 +6,7 @@
  * Enter cannot submit). A pending form's view is kept by request id, so what the user typed stays
  * when its entry is drawn again (a tool call update, a theme change).
  */
-import { checkForm, initialInput, type ElicitationField, type ElicitationValue, type FieldInput } from '../../common/chat/elicitationForm';
+import { checkField, checkForm, initialInput, type ElicitationField, type ElicitationValue, type FieldInput } from '../../common/chat/elicitationForm';
 import type { Elicitation, Entry } from '../../common/chat/transcriptModel';
 import { inertFor } from './arming';
 import { h, icon } from './dom';
@@ -139,22 +139,26 @@ function fieldView(field: ElicitationField, id: string): FieldView {
 	const error = h('div', { class: 'field-error', attrs: { id: `${id}-error`, 'aria-live': 'polite' } });
 	const control = fieldControl(field, id, describedBy);
 	const element = h('div', { class: `elicitation-field field-${field.type}`, attrs: { 'data-field': field.name } }, ...control.parts(description), error);
-	return {
-		field,
-		element,
-		focusable: control.focusable,
-		read: control.read,
-		showError: (message) => {
-			error.textContent = message ?? '';
-			for (const input of control.invalidTargets) {
-				if (message) {
-					input.setAttribute('aria-invalid', 'true');
-				} else {
-					input.removeAttribute('aria-invalid');
-				}
+	const showError = (message: string | undefined) => {
+		error.textContent = message ?? '';
+		for (const input of control.invalidTargets) {
+			if (message) {
+				input.setAttribute('aria-invalid', 'true');
+			} else {
+				input.removeAttribute('aria-invalid');
 			}
-		},
+		}
 	};
+	// Once a field was said to be wrong, its message follows what the user changes.
+	const recheck = () => {
+		if (error.textContent !== '') {
+			const result = checkField(field, control.read());
+			showError('error' in result ? result.error : undefined);
+		}
+	};
+	element.addEventListener('input', recheck);
+	element.addEventListener('change', recheck);
+	return { field, element, focusable: control.focusable, read: control.read, showError };
 }
 
 interface Control {

@@ -372,6 +372,22 @@ function elicitAgentOptions(logFile) {
 				ask({ mode: 'url', message: 'Sign in to the deployment service', elicitationId: 'sign-in-1', url: 'http://127.0.0.1:9/device?code=ABCD' }),
 				{ notify: { method: 'elicitation/complete', params: { elicitationId: 'sign-in-1' } } },
 			],
+			// Every text of a form is the agent's: shown as text, never run (the same payloads as XSS_PAYLOADS).
+			[
+				ask({
+					mode: 'form',
+					message: '<img src=x onerror="window.__xss = \'img\'">',
+					requestedSchema: {
+						type: 'object',
+						title: '<script>window.__xss = "script"</script>',
+						description: '<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
+						properties: {
+							'"><svg onload="window.__xss=1">': { type: 'string', title: '<svg onload="window.__xss = \'svg\'"><circle r=1 /></svg>', description: '[click me](javascript:window.__xss=\'link\')', default: '"><script>window.__xss = 1</script>' },
+							pick: { type: 'string', oneOf: [{ const: '"><img src=x onerror=alert(1)>', title: '<details open ontoggle="window.__xss=\'details\'">x</details>' }] },
+						},
+					},
+				}),
+			],
 			[ask({ mode: 'form', message: 'Anything else?', requestedSchema: { type: 'object', properties: { note: { type: 'string', title: 'Note' } } } })],
 		],
 	};

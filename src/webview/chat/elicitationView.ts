@@ -98,18 +98,18 @@ function formView(elicitation: Elicitation, actions: ElicitationActions): HTMLEl
 	const inert = inertFor();
 	const id = `${elicitation.requestId}-message`;
 	const views = elicitation.fields.map((field, index) => fieldView(field, `${elicitation.requestId}-f${index}`));
-	const submit = h('button', { class: 'primary', attrs: { type: 'submit', 'data-action': 'accept' } }, 'Submit');
+	const submit = h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'accept' } }, 'Submit');
+	// A group named as a form rather than a <form>: the page holds no element that could submit anywhere.
 	const form = h(
-		'form',
-		{ class: 'elicitation pending form', attrs: { novalidate: true, 'aria-labelledby': id, 'data-request': elicitation.requestId } },
+		'div',
+		{ class: 'elicitation pending form', attrs: { role: 'form', 'aria-labelledby': id, 'data-request': elicitation.requestId } },
 		header(elicitation, id),
 		elicitation.title !== undefined ? h('div', { class: 'elicitation-title' }, elicitation.title) : null,
 		elicitation.description !== undefined ? h('div', { class: 'elicitation-description' }, elicitation.description) : null,
 		...views.map((v) => v.element),
 		buttons(inert, (action) => actions.answerElicitation(elicitation.requestId, action), submit),
 	);
-	form.addEventListener('submit', (event) => {
-		event.preventDefault();
+	const send = () => {
 		if (inert()) {
 			return;
 		}
@@ -123,6 +123,14 @@ function formView(elicitation: Elicitation, actions: ElicitationActions): HTMLEl
 			actions.answerElicitation(elicitation.requestId, 'accept', checked.content);
 		} else {
 			views.find((v) => errors[v.field.name] !== undefined)?.focusable.focus();
+		}
+	};
+	submit.addEventListener('click', send);
+	// Enter in a text or number field sends the form, as in any form (checkboxes, choices and buttons keep their own Enter).
+	form.addEventListener('keydown', (event) => {
+		if (event.key === 'Enter' && !event.isComposing && event.target instanceof HTMLInputElement && event.target.classList.contains('field-input')) {
+			event.preventDefault();
+			send();
 		}
 	});
 	return form;

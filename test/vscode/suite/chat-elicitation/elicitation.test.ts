@@ -2,7 +2,8 @@
 // form drawn in the tool call it names, a stray Enter ignored for half a second, a wrong field
 // said inline, every field type filled by keyboard and the typed values reaching the agent; a form
 // declined; a URL shown by its host and opened only by a click, then marked done by
-// `elicitation/complete`; a pending form answered `cancel` when the turn is stopped.
+// `elicitation/complete`; the agent's text in a form never run; a pending form answered `cancel`
+// when the turn is stopped.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, screenshot, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { press, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
 import { chatHooks, openChat } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
 
@@ -41,14 +42,14 @@ describe('chat elicitation', function () {
 		key = await openChat(a, 'Elicit Agent');
 		await type('deploy', 10);
 		await press('Enter');
+		// The form takes the keyboard as it appears; a stray Enter the moment it does is ignored (not even checked).
+		const stray = await typeOnWebviewFocus(`${FORM} input[id$="-f0"]`, '\n', { count: `${FORM} .field-error:not(:empty)`, delayMs: 0 });
+		assert.deepEqual(stray, { before: 0, after: 0 }, 'a stray Enter within half a second does nothing');
 		await waitFor(async () => (await webviewQuery(`${FORM} .elicitation-field`)).count === 6, 'the form with its six fields', 20_000);
 		assert.deepEqual((await webviewQuery('.tool-call .tool-title')).texts, ['Deploy the release'], 'in the tool call it names');
 		assert.deepEqual((await webviewQuery(`${FORM} .field-label`)).texts, ['Branch *', 'Notify', 'Environment *', 'Replicas', 'Dry run first', 'Checks']);
-		await waitFor(async () => (await webviewQuery(`${FORM} input[id$="-f0"]:focus`)).count === 1, 'the first field focused');
-		// A stray Enter in the first half second does nothing.
-		await press('Enter');
-		await settle(150);
-		assert.equal((await webviewQuery(`${FORM} .field-error:not(:empty)`)).count, 0, 'not even checked');
+		assert.equal((await webviewQuery(`${FORM} input[id$="-f0"]:focus`)).count, 1, 'the first field has the keyboard');
+		assert.deepEqual(answers(a, key), [], 'nothing sent');
 		await settle(500);
 		// A wrong value is said under its field, and the form is not sent.
 		await type('x', 10);
@@ -69,7 +70,9 @@ describe('chat elicitation', function () {
 		await waitFor(async () => (await webviewQuery(`${FORM} input[type="checkbox"]:checked`)).count === 2, 'lint and test ticked');
 		assert.equal((await webviewQuery(`${FORM} .field-error:not(:empty)`)).count, 0, 'no message left');
 		await shoot('chat-elicitation');
-		await press('Tab', 'Tab', 'Enter');
+		await press('Tab', 'Tab');
+		await waitFor(async () => (await webviewQuery(`${FORM} button[data-action="accept"]:focus`)).count === 1, 'Submit has the keyboard');
+		await press('Enter');
 		await waitUntil(() => answers(a, key).length === 1, 20_000, 'the agent answered');
 		assert.deepEqual(answers(a, key)[0], { action: 'accept', content: { branch: 'release/2', email: 'ada@example.com', env: 'prod', replicas: 3, dryRun: false, checks: ['lint', 'test'] } });
 		await waitFor(async () => (await webviewQuery('.tool-call .elicitation.answered')).texts.some((t) => t.includes('Sent')), 'the form shown as sent');
@@ -107,6 +110,25 @@ describe('chat elicitation', function () {
 		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-completed')).texts.some((t) => t.includes('Done: 127.0.0.1:9')), 'marked done by elicitation/complete');
 	});
 
+	it('shows the agent\'s text in a form as text, never run', async () => {
+		const a = chatApi();
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 20_000, 'the turn over');
+		await webviewClick('textarea.prompt-input');
+		await type('xss', 10);
+		await press('Enter');
+		await waitFor(async () => (await webviewQuery('.entry-elicitation .elicitation.pending.form')).count === 1, 'the form', 20_000);
+		assert.deepEqual((await webviewQuery('.elicitation.pending .elicitation-message')).texts, ['<img src=x onerror="window.__xss = \'img\'">']);
+		assert.deepEqual((await webviewQuery('.elicitation.pending .elicitation-title')).texts, ['<script>window.__xss = "script"</script>']);
+		assert.ok((await webviewQuery('.elicitation.pending .field-label')).texts[0]?.startsWith('<svg onload='), 'a field title as text');
+		assert.deepEqual((await webviewQuery('.elicitation.pending input.field-input')).texts, ['"><script>window.__xss = 1</script>'], 'a default as the value');
+		assert.ok((await webviewQuery('.elicitation.pending option')).texts.some((t) => t.startsWith('<details open')), 'a choice as text');
+		const audit = await webviewAudit();
+		assert.deepEqual(audit.findings, [], `executable content in the chat page:\n${audit.findings.join('\n')}`);
+		await settle(600);
+		await webviewClick('.elicitation.pending button[data-action="cancel"]');
+		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-cancelled')).count === 1, 'cancelled by its button');
+	});
+
 	it('answers cancel when the turn is stopped', async () => {
 		const a = chatApi();
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 20_000, 'the turn over');
@@ -115,7 +137,7 @@ describe('chat elicitation', function () {
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.entry-elicitation .elicitation.pending.form')).count === 1, 'the form', 20_000);
 		a.chatController.tab(key)?.session?.cancel();
-		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-cancelled')).count === 1, 'shown as cancelled');
+		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-cancelled')).count === 2, 'shown as cancelled');
 		const log = path.join(path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath), 'elicit-messages.jsonl');
 		await waitUntil(() => fs.existsSync(log) && fs.readFileSync(log, 'utf8').includes('"action":"cancel"'), 10_000, 'the agent got cancel');
 		await a.chatController.closeTab(key);

@@ -27,6 +27,8 @@ let nextRequestId = 1;
 
 export class ElicitationAsks {
 	private readonly pending = new Map<string, Pending>();
+	/** URL elicitations whose address is being opened. */
+	private readonly opening = new Set<string>();
 
 	constructor(private readonly host: AskHost) {}
 
@@ -90,7 +92,10 @@ export class ElicitationAsks {
 		}
 		const elicitation = pending.read.elicitation;
 		if (elicitation.mode === 'url') {
-			void this.open(pending, elicitation.url ?? '');
+			if (!this.opening.has(requestId)) {
+				this.opening.add(requestId); // a second click while the browser opens does not open it again
+				void this.open(pending, elicitation.url ?? '').finally(() => this.opening.delete(requestId));
+			}
 			return;
 		}
 		const checked = checkForm(elicitation.fields, content ?? {});

@@ -99,10 +99,15 @@ export class EntryView {
 		}
 		this.markdown = [];
 		this.drawnWhole = true;
+		// A pending form is kept across drawings (elicitationView.ts): the field being typed in keeps the keyboard.
+		const focused = document.activeElement;
 		const content = this.build(entry, streaming, deadline);
 		// `drawing`: the rest of a long text is still to come (benchmarks and tests wait for it).
 		this.element.className = `entry entry-${entry.kind}${this.drawnWhole ? '' : ' drawing'}`;
 		this.element.replaceChildren(content);
+		if (focused instanceof HTMLElement && focused !== document.activeElement && this.element.contains(focused)) {
+			focused.focus({ preventScroll: true });
+		}
 		return this.drawnWhole;
 	}
 

@@ -388,6 +388,11 @@ function elicitAgentOptions(logFile) {
 					},
 				}),
 			],
+			// Asked once the test has hidden the chat (its go-ahead file): answered through quick input.
+			[
+				{ waitForFile: join(dirname(logFile), 'elicit-go') },
+				ask({ mode: 'form', message: 'Name the release', requestedSchema: { type: 'object', properties: { tag: { type: 'string', title: 'Tag', minLength: 2 }, notes: { type: 'boolean', title: 'Write release notes' } }, required: ['tag'] } }),
+			],
 			[ask({ mode: 'form', message: 'Anything else?', requestedSchema: { type: 'object', properties: { note: { type: 'string', title: 'Note' } } } })],
 		],
 	};

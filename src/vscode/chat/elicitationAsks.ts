@@ -73,7 +73,7 @@ export class ElicitationAsks {
 			if (pick === 'Open Chat') {
 				await this.host.showTab(tab.key);
 			} else if (pick === 'Answer Here' && this.pending.has(requestId)) {
-				const response = await askInQuickInput(tab.agentName, pending.read);
+				const response = await askInQuickInput(tab.agentName, pending.read, undefined, true);
 				pending.finish(response, response.action === 'accept' ? 'accepted' : response.action === 'decline' ? 'declined' : 'cancelled');
 			}
 		});

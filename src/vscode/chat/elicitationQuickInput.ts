@@ -8,8 +8,11 @@ import * as vscode from 'vscode';
 import { checkField, checkForm, initialInput, type ElicitationField, type FieldInput } from '../../common/chat/elicitationForm';
 import type { ElicitationResponse, ReadElicitation } from '../../common/chat/elicitationRequest';
 
-/** What the user answers `read` with, asked through notifications and quick input; `signal` cancels it. */
-export async function askInQuickInput(agentName: string, read: ReadElicitation, signal?: AbortSignal): Promise<ElicitationResponse> {
+/**
+ * What the user answers `read` with, asked through notifications and quick input; `signal` cancels it.
+ * `confirmed`: the user already chose to answer (**Answer Here**), so a form starts at its first field.
+ */
+export async function askInQuickInput(agentName: string, read: ReadElicitation, signal?: AbortSignal, confirmed = false): Promise<ElicitationResponse> {
 	const elicitation = read.elicitation;
 	if (elicitation.mode === 'url') {
 		const open = `Open ${elicitation.host ?? 'link'}`;
@@ -20,7 +23,7 @@ export async function askInQuickInput(agentName: string, read: ReadElicitation, 
 		}
 		return pick === 'Decline' ? { action: 'decline' } : { action: 'cancel' };
 	}
-	const pick = await vscode.window.showInformationMessage(`${agentName} asks: ${elicitation.message}`, 'Answer', 'Decline');
+	const pick = confirmed ? 'Answer' : await vscode.window.showInformationMessage(`${agentName} asks: ${elicitation.message}`, 'Answer', 'Decline');
 	if (pick !== 'Answer' || signal?.aborted) {
 		return pick === 'Decline' ? { action: 'decline' } : { action: 'cancel' };
 	}

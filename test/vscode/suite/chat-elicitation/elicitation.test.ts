@@ -2,8 +2,9 @@
 // form drawn in the tool call it names, a stray Enter ignored for half a second, a wrong field
 // said inline, every field type filled by keyboard and the typed values reaching the agent; a form
 // declined; a URL shown by its host and opened only by a click, then marked done by
-// `elicitation/complete`; the agent's text in a form never run; a pending form answered `cancel`
-// when the turn is stopped.
+// `elicitation/complete`; the agent's text in a form never run; one asked while the chat is out of
+// sight answered through a notification and quick input; a pending form answered `cancel` when the
+// turn is stopped.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
+import { click, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
 import { chatHooks, openChat } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
 
@@ -31,6 +32,19 @@ function answers(a: AgentLinkApi, key: string): unknown[] {
 }
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The folder beside the workspace where the agent's log and go-ahead live (suites.mjs). */
+const scratch = () => path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
+
+/** Notifications as shown: a toast, or (headless Chromium often shows no toast) the notification center. */
+const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
+
+async function notification(text: string): Promise<boolean> {
+	if ((await query(NOTIFICATIONS, { visible: true })).texts.some((t) => t.includes(text))) {
+		return true;
+	}
+	await vscode.commands.executeCommand('notifications.showList');
+	return false;
+}
 
 describe('chat elicitation', function () {
 	this.timeout(120_000);
@@ -129,6 +143,32 @@ describe('chat elicitation', function () {
 		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-cancelled')).count === 1, 'cancelled by its button');
 	});
 
+	it('asks through a notification and quick input while the chat is out of sight', async () => {
+		const a = chatApi();
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 20_000, 'the turn over');
+		await webviewClick('textarea.prompt-input');
+		await type('quietly', 10);
+		await press('Enter');
+		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
+		fs.writeFileSync(path.join(scratch(), 'elicit-go'), '');
+		await waitFor(() => notification('asks for your input: Name the release'), 'the notification', 15_000);
+		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Answer Here');
+		await waitFor(async () => (await query('.quick-input-widget .quick-input-title', { visible: true })).texts.some((t) => t.includes('(1/2)')), 'the first field in an input box');
+		await type('v', 10);
+		await waitFor(async () => (await query('.quick-input-widget .quick-input-message', { visible: true })).texts.some((t) => t.includes('At least 2 characters.')), 'the field checked as it is typed');
+		await type('2', 10);
+		await press('Enter');
+		await waitFor(async () => (await query('.quick-input-widget .quick-input-title', { visible: true })).texts.some((t) => t.includes('(2/2)')), 'the yes/no field');
+		await press('Enter');
+		await waitUntil(() => answers(a, key).length === 5, 20_000, 'the agent answered');
+		assert.deepEqual(answers(a, key)[4], { action: 'accept', content: { tag: 'v2', notes: true } });
+		await vscode.commands.executeCommand('notifications.clearAll');
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown');
+		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-accepted')).texts.some((t) => t.includes('Name the release')), 'shown as sent in the chat');
+	});
+
 	it('answers cancel when the turn is stopped', async () => {
 		const a = chatApi();
 		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 20_000, 'the turn over');
@@ -138,7 +178,7 @@ describe('chat elicitation', function () {
 		await waitFor(async () => (await webviewQuery('.entry-elicitation .elicitation.pending.form')).count === 1, 'the form', 20_000);
 		a.chatController.tab(key)?.session?.cancel();
 		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-cancelled')).count === 2, 'shown as cancelled');
-		const log = path.join(path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath), 'elicit-messages.jsonl');
+		const log = path.join(scratch(), 'elicit-messages.jsonl');
 		await waitUntil(() => fs.existsSync(log) && fs.readFileSync(log, 'utf8').includes('"action":"cancel"'), 10_000, 'the agent got cancel');
 		await a.chatController.closeTab(key);
 	});

@@ -111,7 +111,7 @@ export default tseslint.config(
 					paths: [{ name: 'vscode', message: 'The webview runs in a browser: it talks to the host through messages.' }],
 					patterns: [
 						{ group: nodeBuiltins, message: 'The webview runs in a browser.' },
-						{ regex: '^(\\.\\./){2,}(?!common/chat/(messages|transcriptModel|transcriptMirror)$)', message: 'The webview may import only the chat messages, the transcript model and its mirror from src/common/chat.' },
+						{ regex: '^(\\.\\./){2,}(?!common/chat/(messages|transcriptModel|transcriptMirror|elicitationForm)$)', message: 'The webview may import only the chat messages, the transcript model, its mirror and the elicitation form check from src/common/chat.' },
 						{ regex: '^(?!\\.|markdown-it$|dompurify$|diff$|highlight\\.js/lib/)', message: 'The webview bundles only markdown-it, dompurify, diff and highlight.js.' },
 					],
 				},

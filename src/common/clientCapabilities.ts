@@ -15,4 +15,6 @@ export const ACP_V1_CLIENT_CAPABILITIES = {
 	session: { configOptions: { boolean: {} }, notices: {}, compaction: {} },
 	/** Terminal sign-in methods (auth.ts). */
 	auth: { terminal: true },
+	/** `elicitation/create` as a form or a URL, drawn in the chat (chat/chatSessionManager.ts, chat/elicitationAsks.ts). */
+	elicitation: { form: {}, url: {} },
 } as const;

@@ -58,6 +58,12 @@ export const Methods = {
 		waitForExit: 'terminal/wait_for_exit',
 		kill: 'terminal/kill',
 	},
+	/** Agent to client: input asked of the user, as a form or a URL (`src/common/chat/elicitationRequest.ts`). */
+	elicitation: {
+		create: 'elicitation/create',
+		/** A notification: a URL elicitation is done. */
+		complete: 'elicitation/complete',
+	},
 	/** `$/cancel_request` in both directions (ACP's name, not LSP's `$/cancelRequest`). */
 	cancelRequest: '$/cancel_request',
 } as const;
@@ -75,6 +81,7 @@ export type _MethodsMatchTheSdk = IsTrue<
 		Same<Pick<typeof Methods.session, 'update' | 'requestPermission'>, SdkMethods['client']['session']>,
 		Same<typeof Methods.fs, SdkMethods['client']['fs']>,
 		Same<typeof Methods.terminal, SdkMethods['client']['terminal']>,
+		Same<typeof Methods.elicitation, SdkMethods['client']['elicitation']>,
 		Same<typeof Methods.cancelRequest, SdkMethods['protocol']['cancelRequest']>,
 	] extends true[]
 		? true

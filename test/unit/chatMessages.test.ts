@@ -80,6 +80,7 @@ describe('chat messages: page to host', () => {
 			},
 			cancel: { sessionKey: 'k1' },
 			answerPermission: { sessionKey: 'k1', requestId: '7', optionId: 'allow' },
+			answerElicitation: { sessionKey: 'k1', requestId: 'elicitation-1', action: 'accept', content: { branch: 'main', replicas: 2, dryRun: true, checks: ['lint'] } },
 			setConfigOption: { sessionKey: 'k1', configId: 'model', value: 'fast' },
 			setMode: { sessionKey: 'k1', modeId: 'code' },
 			authenticate: { sessionKey: 'k1', methodId: 'login' },

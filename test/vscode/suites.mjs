@@ -344,6 +344,63 @@ function prepareEditorToolsWorkspace(workspace) {
 	symlinkSync(outside, join(workspace, 'escape'));
 }
 
+/** The deployment form of chat-elicitation: every field type (test/vscode/suite/chat-elicitation fills it). */
+export const ELICIT_FORM = {
+	type: 'object',
+	title: 'Deploy',
+	description: 'Where the release goes.',
+	properties: {
+		branch: { type: 'string', title: 'Branch', description: 'Lower case, at least 2 characters.', minLength: 2, pattern: '^[a-z0-9/-]+$' },
+		email: { type: 'string', title: 'Notify', format: 'email' },
+		env: { type: 'string', title: 'Environment', oneOf: [{ const: 'dev', title: 'Development' }, { const: 'prod', title: 'Production' }] },
+		replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 5, default: 2 },
+		dryRun: { type: 'boolean', title: 'Dry run first', default: true },
+		checks: { type: 'array', title: 'Checks', items: { type: 'string', enum: ['lint', 'test', 'e2e'] }, maxItems: 2 },
+	},
+	required: ['branch', 'env'],
+};
+
+/** chat-elicitation's agent: each turn asks one elicitation and reports the answer (messages it got logged to `logFile`). */
+function elicitAgentOptions(logFile) {
+	const ask = (params) => ({ ask: { method: 'elicitation/create', params } });
+	return {
+		logFile,
+		chatTurns: [
+			[
+				{ sessionUpdate: 'tool_call', toolCallId: 'call-deploy', title: 'Deploy the release', kind: 'execute', status: 'in_progress' },
+				ask({ mode: 'form', message: 'Which branch and environment?', toolCallId: 'call-deploy', requestedSchema: ELICIT_FORM }),
+			],
+			[ask({ mode: 'form', message: 'May I tag the release?', requestedSchema: { type: 'object', properties: { tag: { type: 'string', title: 'Tag' } } } })],
+			[
+				ask({ mode: 'url', message: 'Sign in to the deployment service', elicitationId: 'sign-in-1', url: 'http://127.0.0.1:9/device?code=ABCD' }),
+				{ notify: { method: 'elicitation/complete', params: { elicitationId: 'sign-in-1' } } },
+			],
+			// Every text of a form is the agent's: shown as text, never run (the same payloads as XSS_PAYLOADS).
+			[
+				ask({
+					mode: 'form',
+					message: '<img src=x onerror="window.__xss = \'img\'">',
+					requestedSchema: {
+						type: 'object',
+						title: '<script>window.__xss = "script"</script>',
+						description: '<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
+						properties: {
+							'"><svg onload="window.__xss=1">': { type: 'string', title: '<svg onload="window.__xss = \'svg\'"><circle r=1 /></svg>', description: '[click me](javascript:window.__xss=\'link\')', default: '"><script>window.__xss = 1</script>' },
+							pick: { type: 'string', oneOf: [{ const: '"><img src=x onerror=alert(1)>', title: '<details open ontoggle="window.__xss=\'details\'">x</details>' }] },
+						},
+					},
+				}),
+			],
+			// Asked once the test has hidden the chat (its go-ahead file): answered through quick input.
+			[
+				{ waitForFile: join(dirname(logFile), 'elicit-go') },
+				ask({ mode: 'form', message: 'Name the release', requestedSchema: { type: 'object', properties: { tag: { type: 'string', title: 'Tag', minLength: 2 }, notes: { type: 'boolean', title: 'Write release notes' } }, required: ['tag'] } }),
+			],
+			[ask({ mode: 'form', message: 'Anything else?', requestedSchema: { type: 'object', properties: { note: { type: 'string', title: 'Note' } } } })],
+		],
+	};
+}
+
 /** Every payload, in every place the chat shows agent text (test/vscode/suite/chat-xss lists them too). */
 export const XSS_PAYLOADS = [
 	'<script>window.__xss = "script"</script>',
@@ -673,6 +730,17 @@ export const suites = [
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'notes.md'), '# Notes\n');
 		},
+	},
+	{
+		// Elicitations (elicitation/create): a form in a tool call filled by keyboard, one declined, a URL opened by a
+		// click and completed, one cancelled with the turn (test/vscode/suite/chat-elicitation).
+		name: 'chat-elicitation',
+		settings: (ctx) => ({
+			'agentLink.defaultAgent': 'Elicit Agent',
+			'agentLink.nes.agent': '',
+			'agentLink.agents': { 'Elicit Agent': ctx.fixtureAgent('well-behaved.mjs', elicitAgentOptions(join(dirname(ctx.workspace), 'elicit-messages.jsonl'))) },
+			'workbench.colorTheme': 'Default Light Modern',
+		}),
 	},
 	{
 		// Agent content that tries to run: every payload in every place the page shows agent text.

@@ -2,7 +2,7 @@
  * Characters an entry holds, as the transcript's caps count them (see `TranscriptLimits`): text,
  * media data, labels and paths. Pure functions over the model; nothing is cut here.
  */
-import type { Block, CompactionEntry, Entry, PlanItem, ToolCallEntry } from './transcriptModel';
+import type { Block, CompactionEntry, Elicitation, Entry, PlanItem, ToolCallEntry } from './transcriptModel';
 
 export function blockSize(block: Block): number {
 	switch (block.type) {
@@ -33,10 +33,17 @@ export function entrySize(entry: Entry): number {
 			return entry.title.length + (entry.description?.length ?? 0);
 		case 'compaction':
 			return compactionSize(entry, entry.blocks);
+		case 'elicitation':
+			return elicitationSize(entry.elicitation);
 		case 'turn_end':
 		case 'status':
 			return 0;
 	}
+}
+
+/** An elicitation's text: its message, title, address and fields (the caps bound each when it is made). */
+export function elicitationSize(elicitation: Elicitation): number {
+	return elicitation.message.length + (elicitation.title?.length ?? 0) + (elicitation.description?.length ?? 0) + (elicitation.url?.length ?? 0) + JSON.stringify(elicitation.fields).length;
 }
 
 export function toolCallSize(entry: ToolCallEntry): number {
@@ -47,7 +54,7 @@ export function toolCallSize(entry: ToolCallEntry): number {
 	for (const location of entry.locations) {
 		size += location.path.length;
 	}
-	return size;
+	return size + (entry.elicitation ? elicitationSize(entry.elicitation) : 0);
 }
 
 export function planSize(items: readonly PlanItem[]): number {

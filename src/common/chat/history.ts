@@ -283,6 +283,8 @@ function entryMarkdown(entry: Entry): string[] {
 			return [quote(`Earlier context compacted${entry.blocks.length > 0 ? `: ${blocksMarkdown(entry.blocks)}` : '.'}`)];
 		case 'turn_end':
 			return entry.error !== undefined ? [`*The turn failed: ${oneLine(entry.error)}*`] : entry.stopReason && entry.stopReason !== 'end_turn' ? [`*Stopped: ${entry.stopReason}*`] : [];
+		case 'elicitation':
+			return [quote(`The agent asked: ${oneLine(entry.elicitation.message)} (${entry.elicitation.state})`)];
 		case 'status':
 			return [`*${entry.status === 'ended' ? `The conversation ended${entry.reason ? `: ${oneLine(entry.reason)}` : '.'}` : (entry.reason ?? 'The conversation went on.')}*`];
 	}

@@ -186,6 +186,16 @@ export const PageCommands = {
 	/** Stop the turn (`session/cancel`); pending permission prompts are answered `cancelled`. */
 	cancel: command('chat/cancel', z.object(session)),
 	answerPermission: command('chat/answerPermission', z.object({ ...session, requestId: key, optionId: short })),
+	/** The user's answer to an elicitation: the form's content with `accept` (checked again by the host); a URL's `accept` opens it. */
+	answerElicitation: command(
+		'chat/answerElicitation',
+		z.object({
+			...session,
+			requestId: key,
+			action: z.enum(['accept', 'decline', 'cancel']),
+			content: z.optional(z.record(short, z.union([z.string().check(z.maxLength(MAX_PROMPT_CHARS)), z.number(), z.boolean(), z.array(short).check(z.maxLength(256))]))),
+		}),
+	),
 	/** `session/set_config_option`. */
 	setConfigOption: command('chat/setConfigOption', z.object({ ...session, configId: short, value: z.union([short, z.boolean()]) })),
 	/** `session/set_mode`, for agents with modes and no config options. */

@@ -34,6 +34,7 @@
  */
 import type { ContentBlock, PermissionOption, SessionUpdate, SessionUpdateOf, StopReason, ToolCallUpdate } from './updates';
 import { appendContent } from './appendContent';
+import { ElicitationSlots } from './elicitationSlots';
 import { EntryStore, type Slot } from './entryStore';
 import { compactionSize, planSize, toolCallSize } from './entrySizes';
 import { setOptional, withOptional, type Writable } from './modelValues';
@@ -71,6 +72,7 @@ export class Transcript {
 	private readonly toolCalls = new ToolCallCards<Slot>();
 	private readonly compactions = new Map<string, Slot>();
 	private readonly pendingPermissions = new Map<string, Slot>();
+	private readonly elicitations: ElicitationSlots;
 	/** The last user message's id: a plan after it belongs to the current turn. */
 	private lastUserId = 0;
 
@@ -79,6 +81,7 @@ export class Transcript {
 		this.store = new EntryStore(this.limits, (slot) => this.forget(slot));
 		this.model = new ToModel(this.limits);
 		this.session = new SessionModel(this.model, () => this.store.touchSession());
+		this.elicitations = new ElicitationSlots(this.store, (toolCallId) => this.toolCalls.find(toolCallId, this.lastUserId));
 	}
 
 	/**
@@ -96,6 +99,7 @@ export class Transcript {
 	private restoreFrom(snapshot: TranscriptSnapshot): void {
 		this.store.restore(snapshot.entries, Math.max(1, snapshot.firstId), snapshot.revision, snapshot.dropped, (slot) => {
 			const entry = slot.entry;
+			this.elicitations.restore(slot);
 			if (entry.kind === 'tool_call') {
 				if (entry.permission?.state === 'pending') {
 					entry.permission = { ...entry.permission, state: 'cancelled' };
@@ -183,6 +187,12 @@ export class Transcript {
 				break;
 			case 'permission_answered':
 				this.permissionAnswered(event.requestId, event.optionId);
+				break;
+			case 'elicitation_asked':
+				this.elicitations.asked(event.elicitation, event.toolCallId);
+				break;
+			case 'elicitation_settled':
+				this.elicitations.settled(event.requestId, event.state);
 				break;
 			case 'session_setup':
 				this.session.setup(event.modes, event.configOptions);
@@ -402,6 +412,7 @@ export class Transcript {
 
 	private lifecycle(status: 'resumed' | 'ended', reason: string | undefined): void {
 		this.cancelPendingPermissions();
+		this.elicitations.cancelPending();
 		this.store.closeLast();
 		this.store.push(withOptional({ kind: 'status', status }, 'reason', this.model.optionalLabel(reason)), undefined);
 		this.session.idle(status === 'ended');
@@ -467,6 +478,7 @@ export class Transcript {
 	/** Lets go of an entry the caps dropped (entryStore.ts): the indexes that point at it forget it. */
 	private forget(slot: Slot): void {
 		const entry = slot.entry;
+		this.elicitations.forget(slot);
 		if (entry.kind === 'tool_call') {
 			this.toolCalls.forget(entry.toolCallId, slot);
 			if (entry.permission?.state === 'pending') {

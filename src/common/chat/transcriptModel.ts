@@ -18,6 +18,7 @@ import type {
 	ToolCallUpdate,
 	ToolKind,
 } from './updates';
+import type { ElicitationField } from './elicitationForm';
 
 // --- Limits --------------------------------------------------------------------------------------
 
@@ -100,6 +101,30 @@ export interface Permission {
 	readonly optionId?: string;
 }
 
+/**
+ * An `elicitation/create` of the agent's (elicitationRequest.ts): a form to fill in, or a URL to
+ * open (only when the user clicks). Shown in the tool call it names, else as its own entry.
+ */
+export interface Elicitation {
+	/** The host's key for the request; the page answers with it. */
+	readonly requestId: string;
+	readonly mode: 'form' | 'url';
+	readonly message: string;
+	/** The form's title and description (`requestedSchema`). */
+	readonly title?: string;
+	readonly description?: string;
+	/** The form's fields; none for a URL. */
+	readonly fields: readonly ElicitationField[];
+	/** A URL elicitation's address and its host (what the chat shows). */
+	readonly url?: string;
+	readonly host?: string;
+	/**
+	 * `accepted`: submitted (a form) or opened (a URL, then waiting for `elicitation/complete`);
+	 * `completed`: the agent said a URL elicitation is done; `cancelled`: the turn ended or was stopped first.
+	 */
+	readonly state: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'completed';
+}
+
 interface EntryBase {
 	/** Stable, and consecutive in transcript order. */
 	readonly id: number;
@@ -129,7 +154,15 @@ export interface ToolCallEntry extends EntryBase {
 	readonly rawInput?: string;
 	readonly rawOutput?: string;
 	readonly permission?: Permission;
+	/** An elicitation naming this tool call. */
+	readonly elicitation?: Elicitation;
 	readonly truncated?: true;
+}
+
+/** An elicitation naming no tool call of the current turn. */
+export interface ElicitationEntry extends EntryBase {
+	readonly kind: 'elicitation';
+	readonly elicitation: Elicitation;
 }
 
 export interface PlanItem {
@@ -178,7 +211,7 @@ export interface StatusEntry extends EntryBase {
 	readonly reason?: string;
 }
 
-export type Entry = MessageEntry | ToolCallEntry | PlanModelEntry | NoticeEntry | CompactionEntry | TurnEndEntry | StatusEntry;
+export type Entry = MessageEntry | ToolCallEntry | PlanModelEntry | NoticeEntry | CompactionEntry | TurnEndEntry | StatusEntry | ElicitationEntry;
 export type EntryKind = Entry['kind'];
 
 export interface Command {
@@ -283,6 +316,10 @@ export type TranscriptEvent =
 	| { readonly type: 'permission_asked'; readonly requestId: string; readonly toolCall: ToolCallUpdate; readonly options: readonly PermissionOption[] }
 	/** The user chose `optionId`, or (without it) the request was cancelled. */
 	| { readonly type: 'permission_answered'; readonly requestId: string; readonly optionId?: string }
+	/** An elicitation asked (pending), in the card of `toolCallId` when this turn has it. */
+	| { readonly type: 'elicitation_asked'; readonly elicitation: Elicitation; readonly toolCallId?: string }
+	/** An elicitation answered, cancelled, or (a URL) completed. */
+	| { readonly type: 'elicitation_settled'; readonly requestId: string; readonly state: Exclude<Elicitation['state'], 'pending'> }
 	/** Modes and config options from `session/new`, `load`, `resume` or `set_config_option`: a list given replaces, `null` clears, absent leaves as is. */
 	| { readonly type: 'session_setup'; readonly modes?: SessionModeState | null; readonly configOptions?: readonly SessionConfigOption[] | null }
 	/** The agent crashed and was restarted; `resumed`: this conversation goes on (`session/resume` or `session/load`). */

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import type { Entry, SessionInfo, TranscriptPatch, TranscriptSnapshot } from './transcriptModel';
+import { STRING_FORMATS } from './elicitationForm';
 import { PERMISSION_OPTION_KINDS, PLAN_ENTRY_PRIORITIES, PLAN_ENTRY_STATUSES, TOOL_CALL_STATUSES, TOOL_KINDS } from './updates';
 
 const count = z.int().check(z.nonnegative());
@@ -41,6 +42,36 @@ const permissionSchema = z.object({
 	optionId: z.optional(z.string()),
 });
 
+const choiceSchema = z.object({ value: z.string(), title: z.string(), description: z.optional(z.string()) });
+const fieldBase = { name: z.string(), title: z.string(), description: z.optional(z.string()), required: z.boolean() };
+const fieldSchema = z.discriminatedUnion('type', [
+	z.object({
+		...fieldBase,
+		type: z.literal('text'),
+		format: z.optional(z.enum(STRING_FORMATS)),
+		minLength: z.optional(count),
+		maxLength: z.optional(count),
+		pattern: z.optional(z.string()),
+		default: z.optional(z.string()),
+	}),
+	z.object({ ...fieldBase, type: z.literal('number'), integer: z.boolean(), minimum: z.optional(z.number()), maximum: z.optional(z.number()), default: z.optional(z.number()) }),
+	z.object({ ...fieldBase, type: z.literal('boolean'), default: z.optional(z.boolean()) }),
+	z.object({ ...fieldBase, type: z.literal('choice'), choices: z.array(choiceSchema), default: z.optional(z.string()) }),
+	z.object({ ...fieldBase, type: z.literal('multi'), choices: z.array(choiceSchema), minItems: z.optional(count), maxItems: z.optional(count), default: z.optional(z.array(z.string())) }),
+]);
+
+const elicitationSchema = z.object({
+	requestId: z.string(),
+	mode: z.enum(['form', 'url']),
+	message: z.string(),
+	title: z.optional(z.string()),
+	description: z.optional(z.string()),
+	fields: z.array(fieldSchema),
+	url: z.optional(z.string()),
+	host: z.optional(z.string()),
+	state: z.enum(['pending', 'accepted', 'declined', 'cancelled', 'completed']),
+});
+
 const entryBase = { id: count, rev: count };
 const truncated = z.optional(z.literal(true));
 
@@ -59,8 +90,10 @@ const entryWire = z.discriminatedUnion('kind', [
 		rawInput: z.optional(z.string()),
 		rawOutput: z.optional(z.string()),
 		permission: z.optional(permissionSchema),
+		elicitation: z.optional(elicitationSchema),
 		truncated,
 	}),
+	z.object({ ...entryBase, kind: z.literal('elicitation'), elicitation: elicitationSchema }),
 	z.object({ ...entryBase, kind: z.literal('plan'), items: z.array(z.object({ content: z.string(), priority: z.enum(PLAN_ENTRY_PRIORITIES), status: z.enum(PLAN_ENTRY_STATUSES) })) }),
 	z.object({ ...entryBase, kind: z.literal('notice'), severity: z.string(), title: z.string(), description: z.optional(z.string()) }),
 	z.object({ ...entryBase, kind: z.literal('compaction'), compactionId: z.string(), status: z.string(), blocks: z.array(blockSchema), error: z.optional(z.string()), truncated }),

@@ -345,6 +345,7 @@ export class ChatController implements vscode.Disposable {
 			sendPrompt: (key, text, attachments) => this.sendPrompt(key, text, attachments),
 			cancel: (key) => this.tabs.get(key)?.session?.cancel(),
 			answerPermission: (key, requestId, optionId) => this.asks.answerPermission(this.tabs.get(key), requestId, optionId),
+			answerElicitation: (key, requestId, action, content) => this.asks.elicitations.answer(this.tabs.get(key), requestId, action, content),
 			setConfigOption: async (key, configId, value) => {
 				const tab = tabOf(key);
 				this.apply(tab, { type: 'session_setup', configOptions: await this.requireSession(tab).setConfigOption(configId, value) });

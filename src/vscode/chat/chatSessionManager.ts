@@ -3,7 +3,8 @@
  * (started if no role runs it yet, one process per agent) and opened (chatSessions.ts), the MCP
  * servers each agent gets, `session/update` and `session/request_permission` delivered to the
  * session they name, `session/list` and `session/delete` for the history picker when the agent
- * offers them, and the client capabilities the chat panel needs. Never speaks for one session
+ * offers them, `elicitation/create` and `elicitation/complete` (elicitationRouting.ts), and the
+ * client capabilities the chat panel needs. Never speaks for one session
  * itself (prompts, cancel, resume are the session's).
  */
 import type * as vscode from 'vscode';
@@ -19,6 +20,8 @@ import type { AgentPool } from '../agentPool';
 import type { SignInChooser } from '../auth';
 import type { ExtensionLog } from '../log';
 import { ChatSession } from './chatSessions';
+import { ElicitationCompletions } from './elicitationCompletions';
+import { routeElicitations } from './elicitationRouting';
 
 export interface CreateOptions {
 	/** Where the user picks a sign-in method (the panel); a quick pick without it. */
@@ -34,6 +37,8 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	private readonly sessions = new Set<ChatSession>();
 	/** Sessions by agent name and the agent's session id. */
 	private readonly byId = new Map<string, ChatSession>();
+	/** @internal for ChatSession: URL elicitations waiting for `elicitation/complete`. */
+	readonly completions = new ElicitationCompletions();
 
 	constructor(
 		readonly pool: AgentPool,
@@ -123,11 +128,13 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	}
 
 	/**
-	 * The chat panel draws config options (selects and booleans), notices and compactions, so it
-	 * says so: agents may then send them (`session.configOptions`, `notices`, `compaction`).
+	 * The chat panel draws config options (selects and booleans), notices, compactions and
+	 * elicitations (forms and URLs), so it says so: agents may then send them
+	 * (`session.configOptions`, `notices`, `compaction`, `elicitation.form`, `elicitation.url`).
 	 */
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
 		capabilities.session = { ...capabilities.session, ...ACP_V1_CLIENT_CAPABILITIES.session };
+		capabilities.elicitation = ACP_V1_CLIENT_CAPABILITIES.elicitation;
 	}
 
 	attach(agent: RunningAgent): void {
@@ -149,6 +156,7 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 				}
 				return { outcome: await session.askPermission(params) };
 			}),
+			...routeElicitations(agent, { log: this.log, completions: this.completions, session: (sessionId) => (agent.sessions.kindOf(sessionId) === 'chat' ? this.byId.get(key(agent.name, sessionId)) : undefined) }),
 		);
 	}
 

@@ -12,7 +12,8 @@
  * - `session/update` notifications reach the session (as the agent sent them: the transcript
  *   reducer in `common` makes sense of them);
  * - `session/request_permission` is answered by the session's permission handler (the panel), or
- *   by a notification with the agent's options when no handler is set.
+ *   by a notification with the agent's options when no handler is set; `elicitation/create` tied to
+ *   the session likewise (its elicitation handler, or quick input); both are cancelled with the turn.
  */
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
@@ -26,11 +27,13 @@ import {
 	type SessionModeState,
 	type SessionUpdate,
 } from '../../common/chat/updates';
+import type { ElicitationResponse, ReadElicitation } from '../../common/chat/elicitationRequest';
 import { errorMessage } from '../../common/log';
 import { Methods } from '../../common/protocol';
 import type { AgentManager, ReadyAgent } from '../agentManager';
 import { withSignIn, type SignInChooser, type SignInOptions } from '../auth';
 import type { ChatSessionManager } from './chatSessionManager';
+import { askInQuickInput } from './elicitationQuickInput';
 import { sessionAbilities, type ContinueWith } from './sessionAbilities';
 import { sessionFolders } from './sessionFolders';
 
@@ -39,6 +42,12 @@ export type PermissionRequest = RequestPermissionParams;
 export type PermissionOutcome = { readonly outcome: 'selected'; readonly optionId: string } | { readonly outcome: 'cancelled' };
 /** Answers a permission request; `signal` aborts when the turn is cancelled. */
 export type PermissionHandler = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionOutcome>;
+
+/**
+ * Answers an elicitation of the session's; `signal` aborts when the turn is cancelled, and
+ * `watchCompletion` watches a URL elicitation's `elicitation/complete`.
+ */
+export type ElicitationHandler = (read: ReadElicitation, signal: AbortSignal, watchCompletion: (done: () => void) => vscode.Disposable) => Promise<ElicitationResponse>;
 
 /** What a session was set up with (`modes`, `configOptions`): absent or null when the agent has none. */
 export interface SessionSetup {
@@ -92,6 +101,8 @@ export class ChatSession implements vscode.Disposable {
 	readonly onDidCancel = this.cancelEmitter.event;
 	/** Set by the panel; without it, permission requests show as notifications. */
 	permissionHandler: PermissionHandler | undefined;
+	/** Set by the panel; without it, elicitations are asked through quick input. */
+	elicitationHandler: ElicitationHandler | undefined;
 
 	constructor(
 		readonly agentName: string,
@@ -296,6 +307,20 @@ export class ChatSession implements vscode.Disposable {
 				return { outcome: 'cancelled' };
 			}
 			return outcome;
+		} finally {
+			this.pendingPermissions.delete(controller);
+		}
+	}
+
+	/** Called by the manager for this session's `elicitation/create`; cancelled with the turn, like permissions. */
+	async askElicitation(read: ReadElicitation): Promise<ElicitationResponse> {
+		const controller = new AbortController();
+		this.pendingPermissions.add(controller);
+		try {
+			const handler = this.elicitationHandler ?? ((r, signal) => askInQuickInput(this.agentName, r, signal));
+			const watch = (done: () => void) => (read.elicitationId !== undefined ? this.owner.completions.watch(this.agentName, read.elicitationId, done) : { dispose: () => {} });
+			const cancelled = new Promise<ElicitationResponse>((resolve) => controller.signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
+			return await Promise.race([handler(read, controller.signal, watch), cancelled]);
 		} finally {
 			this.pendingPermissions.delete(controller);
 		}

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PageCommandHandlers } from '../../common/chat/pageCommands';
+import type { ElicitationValue } from '../../common/chat/elicitationForm';
 import type { Attachment } from '../../common/chat/messages';
 
 /** What the page's commands ask of the chats, by tab key. */
@@ -19,6 +20,7 @@ export interface ChatCommandHost {
 	sendPrompt(key: string, text: string, attachments: readonly Attachment[]): Promise<void>;
 	cancel(key: string): void;
 	answerPermission(key: string, requestId: string, optionId: string): void;
+	answerElicitation(key: string, requestId: string, action: 'accept' | 'decline' | 'cancel', content: Readonly<Record<string, ElicitationValue>> | undefined): void;
 	setConfigOption(key: string, configId: string, value: string | boolean): Promise<void>;
 	setMode(key: string, modeId: string): Promise<void>;
 	authenticate(key: string, methodId: string): void;
@@ -46,6 +48,7 @@ export function pageCommandHandlers(chats: ChatCommandHost): PageCommandHandlers
 		sendPrompt: (p) => chats.sendPrompt(p.sessionKey, p.text, p.attachments),
 		cancel: (p) => chats.cancel(p.sessionKey),
 		answerPermission: (p) => chats.answerPermission(p.sessionKey, p.requestId, p.optionId),
+		answerElicitation: (p) => chats.answerElicitation(p.sessionKey, p.requestId, p.action, p.content),
 		setConfigOption: (p) => chats.setConfigOption(p.sessionKey, p.configId, p.value),
 		setMode: (p) => chats.setMode(p.sessionKey, p.modeId),
 		authenticate: (p) => chats.authenticate(p.sessionKey, p.methodId),

@@ -3,7 +3,7 @@
  * be), the session started (`session/new`) or, for a chat from history, taken up again
  * (`session/resume` or `session/load`; one the agent cannot go on with becomes read-only), and
  * wired before it opens: its updates into the tab's transcript, its status into the tab, its
- * sign-in and permission questions to the user (userAsks.ts).
+ * sign-in, permission and input questions to the user (userAsks.ts).
  *
  * Draws only through the host (`apply`, `broadcastState`) and writes the history only through the
  * tab saver; it never opens, selects or closes a tab.
@@ -141,6 +141,7 @@ export class SessionStart {
 			this.host.files?.turns?.noteToolCall(tab.key, request.toolCall);
 			return this.host.asks.permission(tab, request, signal);
 		};
+		session.elicitationHandler = (read, signal, watchCompletion) => this.host.asks.elicitations.ask(tab, read, signal, watchCompletion);
 		tab.disposables.push(
 			session.onDidUpdate((update) => {
 				if (update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') {

@@ -1,8 +1,8 @@
 /**
  * What a chat asks its user on behalf of its agent: a sign-in (the agent's methods shown in the
- * chat until one is picked or the user says not now) and a permission (a tool call's options,
- * answered in the chat, or cancelled with the turn); a notification says so while the chat is
- * hidden. What waits is kept in the tab (`signIn`, `permissions`); what is drawn goes through the
+ * chat until one is picked or the user says not now), a permission (a tool call's options,
+ * answered in the chat, or cancelled with the turn), and input (elicitations: elicitationAsks.ts);
+ * a notification says so while the chat is hidden. What waits is kept in the tab (`signIn`, `permissions`); what is drawn goes through the
  * host. Starts and stops no session and sends nothing to the agent itself: the promises do.
  */
 import * as vscode from 'vscode';
@@ -12,6 +12,7 @@ import type { SignInChooser } from '../auth';
 import type { ExtensionLog } from '../log';
 import type { ChatTab } from './chatTab';
 import type { PermissionOutcome, PermissionRequest } from './chatSessions';
+import { ElicitationAsks } from './elicitationAsks';
 
 export interface AskHost {
 	readonly log: ExtensionLog;
@@ -28,7 +29,12 @@ export interface AskHost {
 let nextRequestId = 1;
 
 export class UserAsks {
-	constructor(private readonly host: AskHost) {}
+	/** Forms and URLs the agents ask for. */
+	readonly elicitations: ElicitationAsks;
+
+	constructor(private readonly host: AskHost) {
+		this.elicitations = new ElicitationAsks(host);
+	}
 
 	/**
 	 * The agent asks the user to sign in (session/new or session/prompt answered -32000): its
@@ -101,6 +107,7 @@ export class UserAsks {
 		for (const pending of tab.permissions.values()) {
 			pending.resolve({ outcome: 'cancelled' });
 		}
+		this.elicitations.cancelAll(tab);
 		this.endSignIn(tab, undefined);
 	}
 }

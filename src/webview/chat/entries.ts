@@ -1,17 +1,20 @@
 /**
  * One transcript entry drawn: messages (markdown), thoughts (collapsible), tool calls (kind icon,
- * title, status, locations, content, diffs, terminals, the permission prompt), plans (a checklist),
+ * title, status, locations, content, diffs, terminals, the permission prompt, an elicitation),
+ * elicitations of their own (elicitationView.ts), plans (a checklist),
  * notices, compactions, how a turn ended, and agent restarts. A view is made once per entry and
  * updated as the entry changes; a message that only grew re-renders its last part only, and a
  * message's text can be drawn a frame's budget at a time (see {@link EntryView.render}).
  */
 import type { Block, Entry, MessageEntry, PlanItem, ToolCallEntry } from '../../common/chat/transcriptModel';
+import { ARM_MS } from './arming';
 import { renderDiff } from './diffView';
 import { h, icon } from './dom';
+import { elicitationPart, type ElicitationActions } from './elicitationView';
 import { MarkdownView, type CodeActions } from './markdown';
 import { turnUndoPart, type TurnInfo } from './turnUndo';
 
-export interface EntryActions extends CodeActions {
+export interface EntryActions extends CodeActions, ElicitationActions {
 	open(path: string, line?: number): void;
 	/** The review of a file the agent changed (its diff header). */
 	review(path: string): void;
@@ -25,7 +28,7 @@ export interface EntryActions extends CodeActions {
 }
 
 /** Permission buttons ignore input for this long after they appear, so a stray Enter cannot approve. */
-export const PERMISSION_ARM_MS = 500;
+export const PERMISSION_ARM_MS = ARM_MS;
 
 const TOOL_ICONS: Record<ToolCallEntry['toolKind'], string> = {
 	read: 'book',
@@ -96,10 +99,15 @@ export class EntryView {
 		}
 		this.markdown = [];
 		this.drawnWhole = true;
+		// A pending form is kept across drawings (elicitationView.ts): the field being typed in keeps the keyboard.
+		const focused = document.activeElement;
 		const content = this.build(entry, streaming, deadline);
 		// `drawing`: the rest of a long text is still to come (benchmarks and tests wait for it).
 		this.element.className = `entry entry-${entry.kind}${this.drawnWhole ? '' : ' drawing'}`;
 		this.element.replaceChildren(content);
+		if (focused instanceof HTMLElement && focused !== document.activeElement && this.element.contains(focused)) {
+			focused.focus({ preventScroll: true });
+		}
 		return this.drawnWhole;
 	}
 
@@ -159,6 +167,8 @@ export class EntryView {
 				const reason = entry.stopReason ?? 'end_turn';
 				return h('div', { class: `turn-end reason-${reason === 'end_turn' ? 'done' : 'other'}`, attrs: { role: 'status' } }, STOP_REASONS[reason] ?? `Stopped: ${reason}`, undo);
 			}
+			case 'elicitation':
+				return h('div', { class: `elicitation-entry${entry.elicitation.state === 'pending' ? ' asking' : ''}` }, elicitationPart(entry.elicitation, this.actions));
 			case 'status':
 				return h(
 					'div',
@@ -235,10 +245,14 @@ export class EntryView {
 		if (entry.permission) {
 			parts.push(this.permission(entry));
 		}
+		if (entry.elicitation) {
+			parts.push(elicitationPart(entry.elicitation, this.actions));
+		}
 		if (entry.truncated) {
 			parts.push(truncatedNote());
 		}
-		return h('div', { class: `tool-call status-${entry.status}${entry.permission?.state === 'pending' ? ' asking' : ''}` }, ...parts);
+		const asking = entry.permission?.state === 'pending' || entry.elicitation?.state === 'pending';
+		return h('div', { class: `tool-call status-${entry.status}${asking ? ' asking' : ''}` }, ...parts);
 	}
 
 	private permission(entry: ToolCallEntry): HTMLElement {

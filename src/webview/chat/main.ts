@@ -10,6 +10,7 @@ import type { TranscriptPatch } from '../../common/chat/transcriptModel';
 import { Composer } from './composer';
 import { Drafts, type SavedDrafts } from './drafts';
 import { h, icon } from './dom';
+import { asksInput } from './elicitationView';
 import { type EntryActions } from './entries';
 import { focusInPage, pageHasKeyboard } from './focus';
 import { TabStrip } from './tabStrip';
@@ -84,6 +85,7 @@ class ChatPage {
 			insert: (code) => this.host.send(PageCommands.insertAtCursor, { code }),
 			open: (path, line) => this.host.send(PageCommands.openLocation, line !== undefined ? { path, line } : { path }),
 			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
+			answerElicitation: (requestId, action, content) => this.shown && this.host.send(PageCommands.answerElicitation, { sessionKey: this.shown, requestId, action, ...(content ? { content } : {}) }),
 			review: (path) => this.shown && this.host.send(PageCommands.reviewFile, { sessionKey: this.shown, path }),
 			terminal: (terminalId) => this.terminals.element(this.shown ?? '', terminalId),
 			turn: (entryId) => this.currentTab()?.turns?.find((t) => t.id === entryId),
@@ -287,7 +289,7 @@ class ChatPage {
 				tab,
 				title: mirror?.session.title ?? 'New chat',
 				running: mirror?.session.turn === 'running',
-				asking: mirror?.entries.some((e) => e.kind === 'tool_call' && e.permission?.state === 'pending') === true,
+				asking: mirror?.entries.some((e) => (e.kind === 'tool_call' && e.permission?.state === 'pending') || asksInput(e)) === true,
 			};
 		});
 		this.tabStrip.render(views, this.shown);
@@ -357,15 +359,15 @@ class ChatPage {
 			} else if (!view.rendered) {
 				continue; // a placeholder: drawn from the mirror when it nears the screen
 			}
-			const wasAsking = view.element.querySelector('.permission.pending') !== null;
+			const wasAsking = view.element.querySelector('.permission.pending, .elicitation.pending') !== null;
 			this.transcript.render(id, entry, this.streaming(mirror, id), deadline);
-			const pending = entry.kind === 'tool_call' && entry.permission?.state === 'pending';
+			const pending = (entry.kind === 'tool_call' && entry.permission?.state === 'pending') || asksInput(entry);
 			// A new permission prompt takes the focus when the user is not typing; its buttons ignore
 			// input for half a second, so a stray Enter cannot approve.
 			// Only while the page has the keyboard (focus.ts): an answer, or the turn ending, after the
 			// user moved to the command palette or an editor leaves the keyboard there.
 			if (pending && !wasAsking && document.activeElement === this.composer.input && this.composer.input.value === '') {
-				focusInPage(view.element.querySelector<HTMLElement>('.permission-option'));
+				focusInPage(view.element.querySelector<HTMLElement>('.permission-option, .elicitation.pending :is(input, select, button)'));
 			} else if (!pending && wasAsking && view.element.contains(document.activeElement) === false && document.activeElement === document.body) {
 				this.composer.focus();
 			}

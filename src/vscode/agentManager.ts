@@ -18,14 +18,17 @@ import { WireTracer } from '../common/trace';
 import { CommandNotFoundError } from '../node/agentProcess';
 import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
 import { InvalidResponseError } from '../node/connection';
+import { RemoteAuthError } from '../node/remoteTransport';
+import { isRemoteDefinition } from '../common/remoteAgent';
 import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
+import type { RemoteAccess } from './remoteAccess';
 
 export type AgentState =
 	| { readonly kind: 'stopped' }
 	| { readonly kind: 'starting'; readonly name: string }
 	| { readonly kind: 'ready'; readonly name: string; readonly pid: number | undefined }
-	| { readonly kind: 'crashed'; readonly name: string; readonly message: string; readonly restartingInMs?: number }
+	| { readonly kind: 'crashed'; readonly name: string; readonly message: string; readonly restartingInMs?: number; readonly connectionLost?: boolean }
 	| { readonly kind: 'failed'; readonly name: string; readonly message: string };
 
 /** An agent process with its connection, alive from launch until stop or crash. */
@@ -55,6 +58,8 @@ export interface AgentFeature {
 }
 
 const INITIALIZE_TIMEOUT_MS = 60_000;
+/** A remote agent's server is connected to within 10 s (remoteTransport.ts); its agent then has this long to answer. */
+const REMOTE_INITIALIZE_TIMEOUT_MS = 30_000;
 const BEFORE_STOP_TIMEOUT_MS = 1000;
 const DEACTIVATE_GRACE_MS = 1000;
 
@@ -88,6 +93,8 @@ export class AgentManager implements vscode.Disposable {
 		private readonly clientInfo: ClientInfo,
 		/** Variables added to the agent's environment at each start (what the user gave to sign in: credentials.ts). */
 		private readonly extraEnv: (name: string) => Promise<Readonly<Record<string, string>>> = async () => ({}),
+		/** Confirmations and credentials for agents on other machines (remoteAccess.ts). */
+		private readonly remoteAccess?: RemoteAccess,
 	) {
 		this.tracer = new WireTracer(() => this.config.current.trace, (line) => this.log.wire(line));
 	}
@@ -213,6 +220,16 @@ export class AgentManager implements vscode.Disposable {
 	private async spawnFor(choice: AgentChoice, generation: number): Promise<AgentHandle | undefined> {
 		const config = this.config.current;
 		try {
+			if (isRemoteDefinition(choice.definition)) {
+				const access = this.remoteAccess ? await this.remoteAccess.prepare(choice.name, choice.definition) : { secret: undefined };
+				if (generation !== this.generation) {
+					return undefined;
+				}
+				if (!access) {
+					throw new Error(`the connection to its plain-text address was not confirmed.`);
+				}
+				return await AgentHandle.launch({ definition: choice.definition, defaultCwd: defaultCwd(), maxLineBytes: config.maxMessageBytes, log: this.log, tracer: this.tracer, secret: access.secret });
+			}
 			const extra = await this.extraEnv(choice.name);
 			if (generation !== this.generation) {
 				return undefined;
@@ -241,8 +258,8 @@ export class AgentManager implements vscode.Disposable {
 		try {
 			initialized = await withTimeout(
 				handle.initialize(this.clientInfo, this.clientCapabilities()),
-				INITIALIZE_TIMEOUT_MS,
-				`The agent did not answer initialize within ${INITIALIZE_TIMEOUT_MS / 1000} s.`,
+				handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS,
+				`The agent did not answer initialize within ${(handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS) / 1000} s.`,
 			);
 		} catch (error) {
 			if (generation !== this.generation || this.running !== running) {
@@ -281,15 +298,20 @@ export class AgentManager implements vscode.Disposable {
 		this.ready = undefined;
 		disposeAll(running.disposables);
 		running.sessions.clear();
-		this.log.error(`${choice.name} stopped unexpectedly: ${cause.message}`);
+		if (cause instanceof RemoteAuthError) {
+			await this.onRefused(choice, running, cause, generation);
+			return;
+		}
+		const remote = running.handle.isRemote;
+		this.log.error(`${choice.name} ${remote ? 'lost its connection' : 'stopped unexpectedly'}: ${cause.message}`);
 		const decision = this.policy.onCrash(Date.now());
 		if (!decision.restart) {
 			const message = `${choice.name} was not restarted: ${decision.reason}. Last error: ${cause.message}`;
 			this.setState({ kind: 'failed', name: choice.name, message });
 			this.notify(`Agent Link: ${message}`, true);
 		} else {
-			this.log.info(`Restarting ${choice.name} in ${decision.delayMs} ms (restart ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
-			this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs });
+			this.log.info(`${remote ? 'Reconnecting to' : 'Restarting'} ${choice.name} in ${decision.delayMs} ms (attempt ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
+			this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs, ...(remote ? { connectionLost: true } : {}) });
 		}
 		await this.trackTeardown(running.handle.dispose());
 		if (decision.restart && generation === this.generation) {
@@ -299,6 +321,26 @@ export class AgentManager implements vscode.Disposable {
 					void this.trackLaunch(choice);
 				}
 			}, decision.delayMs);
+		}
+	}
+
+	/**
+	 * A remote agent's server refused the credential (HTTP 401/403): the credential is asked for
+	 * again and the agent connected to with it; without one it stays failed. Never retried blindly.
+	 */
+	private async onRefused(choice: AgentChoice, running: RunningAgent, cause: RemoteAuthError, generation: number): Promise<void> {
+		this.log.warn(`${choice.name}: ${cause.message}`);
+		this.setState({ kind: 'crashed', name: choice.name, message: cause.message, connectionLost: true });
+		await this.trackTeardown(running.handle.dispose());
+		const definition = choice.definition;
+		const given = isRemoteDefinition(definition) && this.remoteAccess ? await this.remoteAccess.askAgain(choice.name, definition, cause.status) : false;
+		if (generation !== this.generation) {
+			return;
+		}
+		if (given) {
+			void this.trackLaunch(choice);
+		} else {
+			this.setState({ kind: 'failed', name: choice.name, message: `${cause.message} No credential was given.` });
 		}
 	}
 

@@ -58,6 +58,7 @@ export class RemoteLink {
 	readonly input: Readable;
 	readonly output: Writable;
 	readonly profile: RemoteProfile;
+	readonly url: string;
 	private cause: Error | undefined;
 	private closing = false;
 	private readonly writer: WritableStreamDefaultWriter;
@@ -69,6 +70,7 @@ export class RemoteLink {
 		stream: SdkStream,
 	) {
 		this.profile = remoteProfile(options.url);
+		this.url = options.url;
 		const input = new PassThrough();
 		this.input = input;
 		this.reader = stream.readable.getReader();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseConfig } from '../../src/common/config';
 import { describeCommand } from '../../src/common/presets';
+import { offerToRemoteAgent, remoteNotice } from '../../src/common/remoteMcp';
 import { describeUrl, isLoopbackHost, plainTextRemoteHost, remoteAgentDefinitionSchema, remoteProfile, requestHeaders } from '../../src/common/remoteAgent';
 
 const root = join(__dirname, '..', '..', '..');
@@ -93,5 +94,36 @@ describe('remote agent addresses', () => {
 		assert.deepEqual(requestHeaders(base, 'abc'), { 'X-Team': 't', Authorization: 'Bearer abc' });
 		assert.deepEqual(requestHeaders(base, 'Basic xyz'), { 'X-Team': 't', Authorization: 'Basic xyz' });
 		assert.deepEqual(requestHeaders({ ...base, authHeader: 'X-Api-Key' }, 'abc'), { 'X-Team': 't', 'X-Api-Key': 'abc' });
+	});
+});
+
+describe('MCP servers for an agent on another machine', () => {
+	it('offers only what it can reach: HTTP/SSE servers not on this machine; says what was left out', () => {
+		const offer = offerToRemoteAgent([
+			{ name: 'agent-link-editor', command: '/usr/bin/node', args: ['bridge.js'], env: [] },
+			{ type: 'http', name: 'local-http', url: 'http://127.0.0.1:4000/mcp?token=abc', headers: [] },
+			{ type: 'sse', name: 'localhost-sse', url: 'http://localhost:5000/sse', headers: [] },
+			{ type: 'http', name: 'team-docs', url: 'https://mcp.example.com/mcp', headers: [] },
+		]);
+		assert.deepEqual(
+			offer.offered.map((s) => s.name),
+			['team-docs'],
+		);
+		assert.deepEqual(
+			offer.leftOut.map((s) => s.name),
+			['agent-link-editor', 'local-http', 'localhost-sse'],
+		);
+		assert.doesNotMatch(offer.leftOut[1]!.reason, /abc/);
+		const notice = remoteNotice('Team', 'wss://agents.example.com/acp', offer, 'agent-link-editor');
+		assert.equal(notice.title, 'Team runs on another machine (wss://agents.example.com/acp)');
+		assert.match(notice.description, /same permissions as a local agent/);
+		assert.match(notice.description, /MCP servers offered to it: team-docs\./);
+		assert.match(notice.description, /Left out: Agent Link's editor tools \(a program on this machine/);
+	});
+
+	it('says when nothing is offered', () => {
+		const notice = remoteNotice('Box', 'ws://127.0.0.1:9/acp', offerToRemoteAgent([]), 'agent-link-editor');
+		assert.match(notice.description, /No MCP servers are offered to it\./);
+		assert.doesNotMatch(notice.description, /Left out/);
 	});
 });

@@ -265,6 +265,10 @@ export class AgentManager implements vscode.Disposable {
 			if (generation !== this.generation || this.running !== running) {
 				return; // stopped, replaced, or the crash handler has it
 			}
+			if (error instanceof RemoteAuthError) {
+				await this.onRefused(choice, running, error);
+				return;
+			}
 			if (error instanceof UnsupportedProtocolError || error instanceof InvalidResponseError || !handle.connection.isClosed) {
 				this.running = undefined;
 				disposeAll(running.disposables);
@@ -293,15 +297,18 @@ export class AgentManager implements vscode.Disposable {
 	private async onCrash(choice: AgentChoice, running: RunningAgent, cause: Error): Promise<void> {
 		// Decide and show the new state before awaiting anything: a stop or another start may come
 		// in while the old process is being ended, and must win.
+		if (cause instanceof RemoteAuthError) {
+			// Refused at connect: the launch under way asks for the credential (handshake), so whoever waits for it waits for that too.
+			if (this.ready?.handle === running.handle) {
+				await this.onRefused(choice, running, cause);
+			}
+			return;
+		}
 		const generation = this.generation;
 		this.running = undefined;
 		this.ready = undefined;
 		disposeAll(running.disposables);
 		running.sessions.clear();
-		if (cause instanceof RemoteAuthError) {
-			await this.onRefused(choice, running, cause, generation);
-			return;
-		}
 		const remote = running.handle.isRemote;
 		this.log.error(`${choice.name} ${remote ? 'lost its connection' : 'stopped unexpectedly'}: ${cause.message}`);
 		const decision = this.policy.onCrash(Date.now());
@@ -326,11 +333,16 @@ export class AgentManager implements vscode.Disposable {
 
 	/**
 	 * A remote agent's server refused the credential (HTTP 401/403): the credential is asked for
-	 * again and the agent connected to with it; without one it stays failed. Never retried blindly.
+	 * again and the agent connected to with it, within the same launch (a chat waiting for the agent
+	 * waits for the answer); without one it stays failed. Never retried blindly.
 	 */
-	private async onRefused(choice: AgentChoice, running: RunningAgent, cause: RemoteAuthError, generation: number): Promise<void> {
+	private async onRefused(choice: AgentChoice, running: RunningAgent, cause: RemoteAuthError): Promise<void> {
+		const generation = this.generation;
+		this.running = undefined;
+		this.ready = undefined;
+		disposeAll(running.disposables);
+		running.sessions.clear();
 		this.log.warn(`${choice.name}: ${cause.message}`);
-		this.setState({ kind: 'crashed', name: choice.name, message: cause.message, connectionLost: true });
 		await this.trackTeardown(running.handle.dispose());
 		const definition = choice.definition;
 		const given = isRemoteDefinition(definition) && this.remoteAccess ? await this.remoteAccess.askAgain(choice.name, definition, cause.status) : false;
@@ -338,7 +350,7 @@ export class AgentManager implements vscode.Disposable {
 			return;
 		}
 		if (given) {
-			void this.trackLaunch(choice);
+			await this.launch(choice);
 		} else {
 			this.setState({ kind: 'failed', name: choice.name, message: `${cause.message} No credential was given.` });
 		}

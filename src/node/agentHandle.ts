@@ -15,7 +15,8 @@ import type { RateLimitOptions } from '../common/rateLimit';
 import type { WireTracer } from '../common/trace';
 import { AgentProcess, CommandNotFoundError, resolveCommand } from './agentProcess';
 import { AgentConnection } from './connection';
-import { RemoteLink } from './remoteTransport';
+import type * as remoteModule from './remoteTransport';
+import type { RemoteLink } from './remoteTransport';
 import { isRemoteDefinition, requestHeaders, describeUrl, type RemoteAgentDefinition } from '../common/remoteAgent';
 
 export interface LaunchOptions {
@@ -84,6 +85,8 @@ export class AgentHandle {
 	/** A remote agent: its transport opened (it connects with `initialize`), read like a local agent's stdio. */
 	private static connect(options: LaunchOptions, definition: RemoteAgentDefinition): AgentHandle {
 		options.log.info(`Connecting to ${describeUrl(definition.url)}${options.secret ? ' with the stored credential' : ''}.`);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { RemoteLink } = require('./remoteTransport') as typeof remoteModule;
 		const link = RemoteLink.open({
 			url: definition.url,
 			headers: requestHeaders(definition, options.secret),

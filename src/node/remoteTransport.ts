@@ -9,12 +9,18 @@
  *   (its headers; an SSE body then streams) must come within `connectTimeoutMs`.
  * - Why the link ended is kept ({@link RemoteLink.closeError}): HTTP 401/403 is a
  *   {@link RemoteAuthError}, so the owner asks for the credential again instead of retrying.
+ *
+ * Bundled on its own (dist/remote.js, with the SDK's transports and `ws`), loaded by agentHandle.ts
+ * when the first remote agent connects.
  */
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
 import { createWebSocketStream, type WebSocketConstructor, type WebSocketLike } from '@agentclientprotocol/sdk/experimental/ws-client';
 import WebSocket from 'ws';
 import { describeUrl, remoteProfile, type RemoteProfile } from '../common/remoteAgent';
+import { RemoteAuthError, RemoteLinkError } from './remoteErrors';
+
+export { RemoteAuthError, RemoteLinkError } from './remoteErrors';
 
 export interface RemoteLinkOptions {
 	readonly url: string;
@@ -24,28 +30,6 @@ export interface RemoteLinkOptions {
 	readonly connectTimeoutMs: number;
 	/** Cap on one message, in bytes. */
 	readonly maxMessageBytes: number;
-}
-
-/** The server refused the credential (HTTP 401 or 403): ask for it again rather than retry. */
-export class RemoteAuthError extends Error {
-	constructor(
-		readonly status: number,
-		url: string,
-	) {
-		super(`${describeUrl(url)} refused the credential (HTTP ${status}).`);
-		this.name = 'RemoteAuthError';
-	}
-}
-
-/** The link to a remote agent failed or closed; `status` when the server answered with an HTTP error. */
-export class RemoteLinkError extends Error {
-	constructor(
-		message: string,
-		readonly status?: number,
-	) {
-		super(message);
-		this.name = 'RemoteLinkError';
-	}
 }
 
 type AnyMessage = Parameters<WritableStreamDefaultWriter['write']>[0];

@@ -18,7 +18,7 @@ import { WireTracer } from '../common/trace';
 import { CommandNotFoundError } from '../node/agentProcess';
 import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
 import { InvalidResponseError } from '../node/connection';
-import { RemoteAuthError } from '../node/remoteTransport';
+import { isRemoteAuthError, type RemoteAuthError } from '../node/remoteErrors';
 import { isRemoteDefinition } from '../common/remoteAgent';
 import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
@@ -265,7 +265,7 @@ export class AgentManager implements vscode.Disposable {
 			if (generation !== this.generation || this.running !== running) {
 				return; // stopped, replaced, or the crash handler has it
 			}
-			if (error instanceof RemoteAuthError) {
+			if (isRemoteAuthError(error)) {
 				await this.onRefused(choice, running, error);
 				return;
 			}
@@ -297,7 +297,7 @@ export class AgentManager implements vscode.Disposable {
 	private async onCrash(choice: AgentChoice, running: RunningAgent, cause: Error): Promise<void> {
 		// Decide and show the new state before awaiting anything: a stop or another start may come
 		// in while the old process is being ended, and must win.
-		if (cause instanceof RemoteAuthError) {
+		if (isRemoteAuthError(cause)) {
 			// Refused at connect: the launch under way asks for the credential (handshake), so whoever waits for it waits for that too.
 			if (this.ready?.handle === running.handle) {
 				await this.onRefused(choice, running, cause);

@@ -15,7 +15,8 @@ import { press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } 
 import { chatHooks, inputFocused, openChat } from '../chatKit';
 import { api, repoRoot, waitUntil } from '../util';
 
-const SHOTS = process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir();
+/** Into the README's folder with AGENT_LINK_SCREENSHOTS=1, else the temp folder, for a look. */
+const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
 const TOKEN = 'remote-token-5150';
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const entries = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];

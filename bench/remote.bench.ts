@@ -5,12 +5,19 @@
 //   - over WebSocket and over Streamable HTTP (+SSE) via remoteTransport.ts, to the ACP SDK's
 //     AcpServer on loopback (test/fixtures/remote/acp-server.mjs), which bridges each connection to
 //     its own agent process: one more process hop than stdio, as a real remote server has.
+// As a control, the round trips of the SDK's own client connection over the same two transport
+// streams: what the bridge to our connection (NDJSON lines over Node streams) costs on top.
 // Rounds alternate the order of the transports so machine noise hits all alike.
 //
 //   node out/bench/remote.bench.js [--rounds 5] [--requests 1000] [--prompts 100]
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import WebSocket from 'ws';
+import { client } from '@agentclientprotocol/sdk';
+import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-client';
+import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
 import * as z from 'zod/mini';
 import type { AgentDefinition } from '../src/common/config';
 import { nullLogger } from '../src/common/log';
@@ -34,7 +41,7 @@ type Transport = 'stdio' | 'websocket' | 'http';
 const TRANSPORTS: readonly Transport[] = ['stdio', 'websocket', 'http'];
 
 /** The remote server, started once for the run. */
-async function startServer(): Promise<{ child: ChildProcessWithoutNullStreams; http: string; ws: string }> {
+async function startServer(): Promise<{ child: ChildProcessByStdio<Writable, Readable, null>; http: string; ws: string }> {
 	const child = spawn(process.execPath, [join(root, 'test', 'fixtures', 'remote', 'acp-server.mjs')], {
 		cwd: root,
 		env: { ...process.env, AGENT_LINK_REMOTE: JSON.stringify({ fixture }) },
@@ -90,6 +97,23 @@ async function measure(definition: AgentDefinition): Promise<Figures> {
 	return { roundTripsPerSec, firstChunkMs };
 }
 
+/** Round trips/s of the SDK's own client over its transport stream to `url`: the control. */
+async function sdkRoundTrips(url: string): Promise<number> {
+	const stream = url.startsWith('ws') ? createWebSocketStream(url, { WebSocket: WebSocket as unknown as WebSocketConstructor }) : createHttpStream(url);
+	const connection = client().connect(stream);
+	await connection.agent.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+	for (let i = 0; i < 100; i++) {
+		await connection.agent.request('_test/echo', { warm: i });
+	}
+	const start = performance.now();
+	for (let i = 0; i < requests; i++) {
+		await connection.agent.request('_test/echo', { i, text: 'a short payload' });
+	}
+	const rate = requests / ((performance.now() - start) / 1000);
+	connection.close();
+	return rate;
+}
+
 function percentile(xs: readonly number[], p: number): number {
 	const s = [...xs].sort((a, b) => a - b);
 	return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
@@ -103,10 +127,14 @@ async function main(): Promise<void> {
 		http: { url: server.http, headers: {}, authHeader: 'Authorization' },
 	};
 	const results: Record<Transport, Figures[]> = { stdio: [], websocket: [], http: [] };
+	const control: Record<'websocket' | 'http', number[]> = { websocket: [], http: [] };
 	for (let round = 0; round < rounds; round++) {
 		const order = TRANSPORTS.map((_, i) => TRANSPORTS[(i + round) % TRANSPORTS.length]!);
 		for (const transport of order) {
 			results[transport].push(await measure(definitions[transport]));
+			if (transport !== 'stdio') {
+				control[transport].push(await sdkRoundTrips(transport === 'websocket' ? server.ws : server.http));
+			}
 		}
 	}
 	server.child.stdin.end();
@@ -115,7 +143,8 @@ async function main(): Promise<void> {
 		const rates = results[transport].map((r) => r.roundTripsPerSec);
 		const chunks = results[transport].flatMap((r) => r.firstChunkMs);
 		console.log(
-			`  ${transport.padEnd(9)}: ${percentile(rates, 50).toFixed(0)} round trips/s (median of rounds); first chunk ${percentile(chunks, 50).toFixed(2)} ms median, ${percentile(chunks, 95).toFixed(2)} ms p95`,
+			`  ${transport.padEnd(9)}: ${percentile(rates, 50).toFixed(0)} round trips/s (median of rounds); first chunk ${percentile(chunks, 50).toFixed(2)} ms median, ${percentile(chunks, 95).toFixed(2)} ms p95` +
+				(transport === 'stdio' ? '' : `; the SDK's own client over the same stream: ${percentile(control[transport], 50).toFixed(0)} round trips/s`),
 		);
 	}
 }

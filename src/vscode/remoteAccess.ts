@@ -35,11 +35,13 @@ export class EditorRemoteAccess implements RemoteAccess {
 	async prepare(name: string, definition: RemoteAgentDefinition): Promise<{ readonly secret: string | undefined } | undefined> {
 		const host = plainTextRemoteHost(definition.url);
 		if (host && !this.allowedHosts().includes(host)) {
-			const pick = await vscode.window.showWarningMessage(
-				`${name} is at ${describeUrl(definition.url)}, on another machine, without encryption: your code, the chat and the agent's credential can be read on the way. Connect to ${host} anyway?`,
-				{ modal: true, detail: 'Agent Link remembers the answer for this host. Prefer https:// or wss://.' },
-				'Connect',
-			);
+			const connect = { label: `$(warning) Connect to ${host} without encryption`, detail: 'Remembered for this host. Prefer https:// or wss://.' };
+			const chosen = await vscode.window.showQuickPick([connect, { label: "Don't connect" }], {
+				title: `Agent Link: ${name} is at ${describeUrl(definition.url)}, on another machine`,
+				placeHolder: 'Without encryption your code, the chat and the credential can be read on the way',
+				ignoreFocusOut: true,
+			});
+			const pick = chosen === connect ? 'Connect' : undefined;
 			if (pick !== 'Connect') {
 				this.log.info(`Not connecting to ${host}: the plain-text address was not confirmed.`);
 				return undefined;

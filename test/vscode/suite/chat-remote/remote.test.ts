@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { click, press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
 import { api, repoRoot, waitUntil } from '../util';
 
@@ -114,6 +114,8 @@ describe('chat: agents on another machine', function () {
 				'Remote HTTP': { url: plain.urls.http },
 				'Remote Locked': { url: locked.urls.ws },
 				'Remote Dropping': { url: dropping.urls.http },
+				// Not this machine, over plain text (TEST-NET-1: nothing answers there).
+				'Remote Far': { url: 'ws://192.0.2.1:9/acp' },
 			},
 			vscode.ConfigurationTarget.Global,
 		);
@@ -188,5 +190,37 @@ describe('chat: agents on another machine', function () {
 		await press('Enter');
 		await waitUntil(() => agentText(a, key).includes('Back again.'), 30_000, 'the next turn answered after the reconnect');
 		assert.deepEqual(prompts(a, key), ['start the long job', typedMeanwhile]);
+	});
+
+	it('asks before plain text to another machine: Escape connects to nothing, Connect is remembered for the host', async () => {
+		const a = chatApi();
+		const dialog = async () => (await query('.quick-input-widget', { visible: true })).texts.join(' ');
+		const connecting = () => a.recentLog().filter((l) => l.includes('Connecting to ws://192.0.2.1:9/acp')).length;
+		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
+		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question about plain text', 20_000);
+		assert.match(await dialog(), /Connect to 192\.0\.2\.1:9 without encryption/);
+		// The new chat's page takes the keyboard as it opens, after the question is shown: a click gives it back.
+		await click('.quick-input-widget input');
+		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		await press('Escape');
+		await waitUntil(() => a.recentLog().some((l) => /Not connecting to 192\.0\.2\.1:9/.test(l)), 10_000, 'declined');
+		assert.equal(connecting(), 0, 'nothing was sent there');
+		for (const key of [...a.chatController.tabKeys]) {
+			await a.chatController.closeTab(key);
+		}
+		// Asked again (a refusal is not remembered); Connect is.
+		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
+		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question again', 20_000);
+		await click('.quick-input-widget input');
+		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		await press('Enter'); // the first choice: Connect
+		await waitUntil(() => connecting() === 1, 10_000, 'connecting after Connect');
+		for (const key of [...a.chatController.tabKeys]) {
+			await a.chatController.closeTab(key);
+		}
+		await waitUntil(() => a.pool.get('Remote Far') === undefined, 30_000, 'Remote Far stopped (nobody holds it)');
+		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
+		await waitUntil(() => connecting() === 2, 20_000, 'connecting again without a question');
+		assert.equal(await dialog(), '', 'no question the second time');
 	});
 });

@@ -84,6 +84,7 @@ describe('chat: agents on another machine', function () {
 	let locked: Server;
 	let dropping: Server;
 	const go = path.join(os.tmpdir(), `agent-link-remote-go-${process.pid}`);
+	const store = path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`);
 
 	before(async () => {
 		const section = vscode.workspace.getConfiguration('agentLink');
@@ -100,7 +101,7 @@ describe('chat: agents on another machine', function () {
 		dropping = await Server.start(node, {
 			fixture: {
 				agentCapabilities: { loadSession: true, sessionCapabilities: { resume: {} } },
-				sessionStore: path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`),
+				sessionStore: store,
 				// Each turn waits for the test's go-ahead: the first is cut by the drop, the next (on the new connection) gets it.
 				chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working…' } }, { waitForFile: go }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' Back again.' } }],
 			},
@@ -128,6 +129,7 @@ describe('chat: agents on another machine', function () {
 			server.stop();
 		}
 		fs.rmSync(go, { force: true });
+		fs.rmSync(store, { force: true });
 	});
 
 	for (const [name, profile] of [

@@ -179,7 +179,7 @@ async function main(): Promise<void> {
 	for (const handle of [flooder, other]) {
 		// Closing its input ends the agent, which then writes its profile, if asked to.
 		handle.connection.dispose();
-		await Promise.race([handle.process.onExit, new Promise((resolve) => setTimeout(resolve, 5000))]);
+		await Promise.race([handle.process?.onExit, new Promise((resolve) => setTimeout(resolve, 5000))]);
 		await handle.dispose();
 	}
 }

@@ -5,6 +5,7 @@
 //   dist/openctx.js            the OpenCtx client, annotations and selectors (with picomatch), loaded once a provider is configured
 //   dist/history-picker.js     the chat history picker, loaded when it is first shown
 //   dist/mcp-bridge.js         the stdio bridge to it, a tiny program agents start with the editor's runtime
+//   dist/remote.js             the remote agents' transport (the ACP SDK's HTTP and WebSocket clients, ws), loaded on first use
 //   dist/nes-agent.js          Agent Link's NES agent, a program of its own (node, cjs, the ACP SDK bundled in)
 //   dist/webview/chat.js       the chat page (browser, ESM; the highlighter is a chunk beside it, loaded on
 //                              first use), with the codicon font copied beside it
@@ -80,6 +81,8 @@ const lazyBundles = [
 	lazyBundle('editor-tools', './lazy', 'vscode/editorTools/editorTools.ts', 'editor-tools.js'),
 	// The OpenCtx client, its annotations and selectors (with picomatch): needed once a provider is configured.
 	lazyBundle('openctx', './lazy', 'vscode/openctx/feature.ts', 'openctx.js'),
+	// The remote transport (the ACP SDK's HTTP and WebSocket clients, ws): needed when a remote agent connects.
+	lazyBundle('remote', './remoteTransport', 'node/agentHandle.ts', 'remote.js'),
 	// The chat history picker: needed when a person opens the history.
 	lazyBundle('history-picker', './chat/historyPicker', 'vscode/extension.ts', 'history-picker.js'),
 ];
@@ -97,6 +100,7 @@ const builds = [
 				'history-picker': join(root, 'src/vscode/chat/historyPicker.ts'),
 				openctx: join(root, 'src/vscode/openctx/lazy.ts'),
 				'mcp-bridge': join(root, 'src/node/editorTools/bridge.ts'),
+				remote: join(root, 'src/node/remoteTransport.ts'),
 			},
 			outdir: join(root, 'dist'),
 			external: ['vscode'],

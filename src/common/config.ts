@@ -8,14 +8,31 @@ import * as z from 'zod/mini';
 import { parseMcpServer, type McpServerConfig } from './mcp';
 import { BUILT_IN_NES_AGENT } from './presets';
 import { DEFAULT_REGISTRY_URL } from './registry';
+import { remoteAgentDefinitionSchema, type RemoteAgentDefinition } from './remoteAgent';
 
-export const agentDefinitionSchema = z.object({
+export const localAgentDefinitionSchema = z.object({
 	command: z.string().check(z.trim(), z.minLength(1, 'command must not be empty')),
 	args: z._default(z.array(z.string()), []),
 	env: z._default(z.record(z.string(), z.string()), {}),
 	cwd: z.optional(z.string().check(z.trim(), z.minLength(1, 'cwd must not be empty'))),
 });
-export type AgentDefinition = z.infer<typeof agentDefinitionSchema>;
+export type LocalAgentDefinition = z.infer<typeof localAgentDefinitionSchema>;
+/** An agent this client starts (`command`), or one on another machine (`url`: remoteAgent.ts). */
+export type AgentDefinition = LocalAgentDefinition | RemoteAgentDefinition;
+
+/** One entry of `agentLink.agents`: `url` makes it a remote agent, else `command` a local one; never both. */
+export function parseAgentDefinition(value: unknown): { readonly definition: AgentDefinition } | { readonly problem: string; readonly path: string } {
+	if (typeof value === 'object' && value !== null && 'url' in value && 'command' in value) {
+		return { problem: 'give either command (an agent to start) or url (an agent on another machine), not both', path: '' };
+	}
+	const remote = typeof value === 'object' && value !== null && 'url' in value;
+	const parsed = remote ? remoteAgentDefinitionSchema.safeParse(value) : localAgentDefinitionSchema.safeParse(value);
+	if (parsed.success) {
+		return { definition: parsed.data };
+	}
+	const issue = parsed.error.issues[0];
+	return { problem: issue?.message ?? 'invalid', path: issue && issue.path.length > 0 ? `.${issue.path.map(String).join('.')}` : '' };
+}
 
 export const traceSchema = z.enum(['off', 'messages', 'verbose']);
 export type TraceLevel = z.infer<typeof traceSchema>;
@@ -121,15 +138,13 @@ export function parseConfig(raw: Partial<Record<SettingKey, unknown>>): { config
 
 	const agents: Record<string, AgentDefinition> = {};
 	for (const [name, value] of Object.entries(read('agents'))) {
-		const parsed = agentDefinitionSchema.safeParse(value);
+		const parsed = parseAgentDefinition(value);
 		if (!name.trim()) {
 			problems.push({ key: 'agentLink.agents', message: 'an agent has an empty name; it was left out' });
-		} else if (parsed.success) {
-			agents[name] = Object.freeze(parsed.data);
+		} else if ('definition' in parsed) {
+			agents[name] = Object.freeze(parsed.definition);
 		} else {
-			const issue = parsed.error.issues[0];
-			const where = issue && issue.path.length > 0 ? `.${issue.path.join('.')}` : '';
-			problems.push({ key: `agentLink.agents["${name}"]${where}`, message: `${issue?.message ?? 'invalid'}; this agent was left out` });
+			problems.push({ key: `agentLink.agents["${name}"]${parsed.path}`, message: `${parsed.problem}; this agent was left out` });
 		}
 	}
 

@@ -2,7 +2,8 @@
  * Well-known ACP agents, offered in the agent picker without any setup. A user
  * agent with the same name as a preset replaces it.
  */
-import type { AgentDefinition } from './config';
+import type { AgentDefinition, LocalAgentDefinition } from './config';
+import { describeUrl, isRemoteDefinition } from './remoteAgent';
 
 export interface AgentPreset {
 	readonly name: string;
@@ -34,7 +35,7 @@ export const BUILT_IN_NES_AGENT = 'Agent Link NES (built in)';
  * Agent Link's own NES agent as a choice, run with the editor's own runtime (`execPath` with
  * `ELECTRON_RUN_AS_NODE=1`, which plain Node ignores), so nothing needs to be installed.
  */
-export function builtInNesAgent(execPath: string, script: string): AgentChoice {
+export function builtInNesAgent(execPath: string, script: string): AgentChoice & { readonly definition: LocalAgentDefinition } {
 	return { name: BUILT_IN_NES_AGENT, definition: { command: execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: '1' } }, source: 'preset' };
 }
 
@@ -61,5 +62,8 @@ export function agentChoices(userAgents: Readonly<Record<string, AgentDefinition
 
 /** How a choice starts, for the picker: the command line, quoted where needed. */
 export function describeCommand(definition: AgentDefinition): string {
+	if (isRemoteDefinition(definition)) {
+		return describeUrl(definition.url);
+	}
 	return [definition.command, ...definition.args].map((part) => (/[\s"'$`\\]/.test(part) || part === '' ? JSON.stringify(part) : part)).join(' ');
 }

@@ -2,7 +2,7 @@
  * One running agent: its process, its connection, and the ACP handshake.
  * Lives for exactly one process; a restart makes a new handle.
  */
-import type { AgentDefinition } from '../common/config';
+import type { AgentDefinition, LocalAgentDefinition } from '../common/config';
 import type { Logger } from '../common/log';
 import {
 	Methods,
@@ -15,6 +15,9 @@ import type { RateLimitOptions } from '../common/rateLimit';
 import type { WireTracer } from '../common/trace';
 import { AgentProcess, CommandNotFoundError, resolveCommand } from './agentProcess';
 import { AgentConnection } from './connection';
+import type * as remoteModule from './remoteTransport';
+import type { RemoteLink } from './remoteTransport';
+import { isRemoteDefinition, requestHeaders, describeUrl, type RemoteAgentDefinition } from '../common/remoteAgent';
 
 export interface LaunchOptions {
 	readonly definition: AgentDefinition;
@@ -29,7 +32,13 @@ export interface LaunchOptions {
 	readonly install?: string;
 	/** Base environment; defaults to this process's. */
 	readonly env?: NodeJS.ProcessEnv;
+	/** A remote agent's secret (sent in its `authHeader`). */
+	readonly secret?: string;
+	/** How long connecting to a remote agent may take (default 10 s). */
+	readonly connectTimeoutMs?: number;
 }
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export interface ClientInfo {
 	readonly name: string;
@@ -59,14 +68,47 @@ export class AgentHandle {
 	private initializeResult: ValidatedInitializeResponse | undefined;
 
 	private constructor(
-		readonly process: AgentProcess,
 		readonly connection: AgentConnection,
-		readonly invocation: AgentInvocation,
+		/** The local agent's process; undefined for a remote agent. */
+		readonly process: AgentProcess | undefined,
+		/** How a local agent was started; undefined for a remote agent. */
+		readonly invocation: AgentInvocation | undefined,
+		/** A remote agent's link; undefined for a local agent. */
+		readonly remote: RemoteLink | undefined,
 	) {}
 
-	/** Resolves the command, spawns the agent and starts listening. Does not initialize. */
+	/** Starts the agent (a local one's process, a remote one's link) and starts listening. Does not initialize. */
 	static async launch(options: LaunchOptions): Promise<AgentHandle> {
-		const { definition, log } = options;
+		return isRemoteDefinition(options.definition) ? AgentHandle.connect(options, options.definition) : AgentHandle.spawn(options, options.definition);
+	}
+
+	/** A remote agent: its transport opened (it connects with `initialize`), read like a local agent's stdio. */
+	private static connect(options: LaunchOptions, definition: RemoteAgentDefinition): AgentHandle {
+		options.log.info(`Connecting to ${describeUrl(definition.url)}${options.secret ? ' with the stored credential' : ''}.`);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const { RemoteLink } = require('./remoteTransport') as typeof remoteModule;
+		const link = RemoteLink.open({
+			url: definition.url,
+			headers: requestHeaders(definition, options.secret),
+			connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+			maxMessageBytes: options.maxLineBytes,
+		});
+		const connection = new AgentConnection({
+			input: link.input,
+			output: link.output,
+			maxLineBytes: options.maxLineBytes,
+			log: options.log,
+			logLimits: options.logLimits,
+			tracer: options.tracer,
+			describeClose: () => Promise.resolve(link.closeError()),
+		});
+		connection.listen();
+		return new AgentHandle(connection, undefined, undefined, link);
+	}
+
+	/** Resolves the command, spawns the agent and starts listening. */
+	private static async spawn(options: LaunchOptions, definition: LocalAgentDefinition): Promise<AgentHandle> {
+		const { log } = options;
 		const cwd = definition.cwd ?? options.defaultCwd;
 		const env = { ...(options.env ?? process.env), ...definition.env };
 		const resolved = await resolveCommand(definition.command, env, cwd);
@@ -89,11 +131,15 @@ export class AgentHandle {
 		// the pipe open): fail everything in flight as soon as it exits.
 		void agentProcess.onExit.then(async () => connection.fail(await agentProcess.exitError()));
 		connection.listen();
-		return new AgentHandle(agentProcess, connection, { command: resolved, args: definition.args, cwd, env: definition.env ?? {} });
+		return new AgentHandle(connection, agentProcess, { command: resolved, args: definition.args, cwd, env: definition.env ?? {} }, undefined);
 	}
 
 	get pid(): number | undefined {
-		return this.process.pid;
+		return this.process?.pid;
+	}
+
+	get isRemote(): boolean {
+		return this.remote !== undefined;
 	}
 
 	get initialized(): ValidatedInitializeResponse | undefined {
@@ -114,9 +160,9 @@ export class AgentHandle {
 		return result;
 	}
 
-	/** Ends the agent's whole process tree and the connection. */
+	/** Ends the agent's whole process tree (a remote agent's link) and the connection. */
 	async dispose(graceMs?: number): Promise<void> {
 		this.connection.fail(new Error('The agent was stopped.'));
-		await this.process.kill(graceMs);
+		await Promise.all([this.process?.kill(graceMs), this.remote?.close()]);
 	}
 }

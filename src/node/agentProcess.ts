@@ -7,7 +7,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import which from 'which';
-import type { AgentDefinition } from '../common/config';
+import type { LocalAgentDefinition } from '../common/config';
 import type { Logger } from '../common/log';
 import { groupAlive, signalGroup } from './processTree';
 
@@ -94,7 +94,7 @@ export class AgentProcess {
 	 * so that stopping it can end every process it started. On Windows,
 	 * cross-spawn resolves `.cmd`/`.bat` shims and escapes their arguments.
 	 */
-	static spawn(definition: AgentDefinition, resolvedCommand: string, cwd: string, env: NodeJS.ProcessEnv, log: Logger): Promise<AgentProcess> {
+	static spawn(definition: LocalAgentDefinition, resolvedCommand: string, cwd: string, env: NodeJS.ProcessEnv, log: Logger): Promise<AgentProcess> {
 		return new Promise((resolve, reject) => {
 			let child: ChildProcessWithoutNullStreams;
 			try {

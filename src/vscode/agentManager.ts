@@ -18,14 +18,17 @@ import { WireTracer } from '../common/trace';
 import { CommandNotFoundError } from '../node/agentProcess';
 import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
 import { InvalidResponseError } from '../node/connection';
+import { isRemoteAuthError, type RemoteAuthError } from '../node/remoteErrors';
+import { isRemoteDefinition } from '../common/remoteAgent';
 import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
+import type { RemoteAccess } from './remoteAccess';
 
 export type AgentState =
 	| { readonly kind: 'stopped' }
 	| { readonly kind: 'starting'; readonly name: string }
 	| { readonly kind: 'ready'; readonly name: string; readonly pid: number | undefined }
-	| { readonly kind: 'crashed'; readonly name: string; readonly message: string; readonly restartingInMs?: number }
+	| { readonly kind: 'crashed'; readonly name: string; readonly message: string; readonly restartingInMs?: number; readonly connectionLost?: boolean }
 	| { readonly kind: 'failed'; readonly name: string; readonly message: string };
 
 /** An agent process with its connection, alive from launch until stop or crash. */
@@ -55,6 +58,8 @@ export interface AgentFeature {
 }
 
 const INITIALIZE_TIMEOUT_MS = 60_000;
+/** A remote agent's server is connected to within 10 s (remoteTransport.ts); its agent then has this long to answer. */
+const REMOTE_INITIALIZE_TIMEOUT_MS = 30_000;
 const BEFORE_STOP_TIMEOUT_MS = 1000;
 const DEACTIVATE_GRACE_MS = 1000;
 
@@ -88,6 +93,8 @@ export class AgentManager implements vscode.Disposable {
 		private readonly clientInfo: ClientInfo,
 		/** Variables added to the agent's environment at each start (what the user gave to sign in: credentials.ts). */
 		private readonly extraEnv: (name: string) => Promise<Readonly<Record<string, string>>> = async () => ({}),
+		/** Confirmations and credentials for agents on other machines (remoteAccess.ts). */
+		private readonly remoteAccess?: RemoteAccess,
 	) {
 		this.tracer = new WireTracer(() => this.config.current.trace, (line) => this.log.wire(line));
 	}
@@ -213,6 +220,16 @@ export class AgentManager implements vscode.Disposable {
 	private async spawnFor(choice: AgentChoice, generation: number): Promise<AgentHandle | undefined> {
 		const config = this.config.current;
 		try {
+			if (isRemoteDefinition(choice.definition)) {
+				const access = this.remoteAccess ? await this.remoteAccess.prepare(choice.name, choice.definition) : { secret: undefined };
+				if (generation !== this.generation) {
+					return undefined;
+				}
+				if (!access) {
+					throw new Error(`the connection to its plain-text address was not confirmed.`);
+				}
+				return await AgentHandle.launch({ definition: choice.definition, defaultCwd: defaultCwd(), maxLineBytes: config.maxMessageBytes, log: this.log, tracer: this.tracer, secret: access.secret });
+			}
 			const extra = await this.extraEnv(choice.name);
 			if (generation !== this.generation) {
 				return undefined;
@@ -241,12 +258,16 @@ export class AgentManager implements vscode.Disposable {
 		try {
 			initialized = await withTimeout(
 				handle.initialize(this.clientInfo, this.clientCapabilities()),
-				INITIALIZE_TIMEOUT_MS,
-				`The agent did not answer initialize within ${INITIALIZE_TIMEOUT_MS / 1000} s.`,
+				handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS,
+				`The agent did not answer initialize within ${(handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS) / 1000} s.`,
 			);
 		} catch (error) {
 			if (generation !== this.generation || this.running !== running) {
 				return; // stopped, replaced, or the crash handler has it
+			}
+			if (isRemoteAuthError(error)) {
+				await this.onRefused(choice, running, error);
+				return;
 			}
 			if (error instanceof UnsupportedProtocolError || error instanceof InvalidResponseError || !handle.connection.isClosed) {
 				this.running = undefined;
@@ -276,20 +297,28 @@ export class AgentManager implements vscode.Disposable {
 	private async onCrash(choice: AgentChoice, running: RunningAgent, cause: Error): Promise<void> {
 		// Decide and show the new state before awaiting anything: a stop or another start may come
 		// in while the old process is being ended, and must win.
+		if (isRemoteAuthError(cause)) {
+			// Refused at connect: the launch under way asks for the credential (handshake), so whoever waits for it waits for that too.
+			if (this.ready?.handle === running.handle) {
+				await this.onRefused(choice, running, cause);
+			}
+			return;
+		}
 		const generation = this.generation;
 		this.running = undefined;
 		this.ready = undefined;
 		disposeAll(running.disposables);
 		running.sessions.clear();
-		this.log.error(`${choice.name} stopped unexpectedly: ${cause.message}`);
+		const remote = running.handle.isRemote;
+		this.log.error(`${choice.name} ${remote ? 'lost its connection' : 'stopped unexpectedly'}: ${cause.message}`);
 		const decision = this.policy.onCrash(Date.now());
 		if (!decision.restart) {
 			const message = `${choice.name} was not restarted: ${decision.reason}. Last error: ${cause.message}`;
 			this.setState({ kind: 'failed', name: choice.name, message });
 			this.notify(`Agent Link: ${message}`, true);
 		} else {
-			this.log.info(`Restarting ${choice.name} in ${decision.delayMs} ms (restart ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
-			this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs });
+			this.log.info(`${remote ? 'Reconnecting to' : 'Restarting'} ${choice.name} in ${decision.delayMs} ms (attempt ${decision.attempt} of at most ${this.policy.maxRestarts} in 3 minutes).`);
+			this.setState({ kind: 'crashed', name: choice.name, message: cause.message, restartingInMs: decision.delayMs, ...(remote ? { connectionLost: true } : {}) });
 		}
 		await this.trackTeardown(running.handle.dispose());
 		if (decision.restart && generation === this.generation) {
@@ -299,6 +328,31 @@ export class AgentManager implements vscode.Disposable {
 					void this.trackLaunch(choice);
 				}
 			}, decision.delayMs);
+		}
+	}
+
+	/**
+	 * A remote agent's server refused the credential (HTTP 401/403): the credential is asked for
+	 * again and the agent connected to with it, within the same launch (a chat waiting for the agent
+	 * waits for the answer); without one it stays failed. Never retried blindly.
+	 */
+	private async onRefused(choice: AgentChoice, running: RunningAgent, cause: RemoteAuthError): Promise<void> {
+		const generation = this.generation;
+		this.running = undefined;
+		this.ready = undefined;
+		disposeAll(running.disposables);
+		running.sessions.clear();
+		this.log.warn(`${choice.name}: ${cause.message}`);
+		await this.trackTeardown(running.handle.dispose());
+		const definition = choice.definition;
+		const given = isRemoteDefinition(definition) && this.remoteAccess ? await this.remoteAccess.askAgain(choice.name, definition, cause.status) : false;
+		if (generation !== this.generation) {
+			return;
+		}
+		if (given) {
+			await this.launch(choice);
+		} else {
+			this.setState({ kind: 'failed', name: choice.name, message: `${cause.message} No credential was given.` });
 		}
 	}
 

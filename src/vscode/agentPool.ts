@@ -21,6 +21,7 @@ import type { ClientInfo } from '../node/agentHandle';
 import type { ConfigService } from './config';
 import type { AgentCredentials } from './credentials';
 import type { ExtensionLog } from './log';
+import type { RemoteAccess } from './remoteAccess';
 
 const STOPPED: AgentState = { kind: 'stopped' };
 
@@ -47,6 +48,8 @@ export class AgentPool implements vscode.Disposable {
 		private readonly clientInfo: ClientInfo,
 		/** What the user gave to sign in to agents (env_var auth methods), added to their environment. */
 		readonly credentials?: AgentCredentials,
+		/** Confirmations and credentials for agents on other machines. */
+		readonly remoteAccess?: RemoteAccess,
 	) {}
 
 	/** The agents in the pool now, running or not. */
@@ -110,7 +113,7 @@ export class AgentPool implements vscode.Disposable {
 	hold(name: string, holder: object): AgentManager {
 		let entry = this.entries.get(name);
 		if (!entry) {
-			const manager = new AgentManager(name, this.config, this.log, this.clientInfo, async (agent) => (this.credentials ? this.credentials.env(agent) : {}));
+			const manager = new AgentManager(name, this.config, this.log, this.clientInfo, async (agent) => (this.credentials ? this.credentials.env(agent) : {}), this.remoteAccess);
 			for (const feature of this.features) {
 				manager.registerFeature(feature);
 			}

@@ -197,6 +197,10 @@ async function askForValues(agent: ReadyAgent, method: AuthMethod, options: Sign
  */
 async function signInInTerminal(agent: ReadyAgent, method: AuthMethod, log: Logger): Promise<boolean> {
 	const extra = z.safeParse(terminalMethodSchema, method);
+	if (!agent.handle.invocation) {
+		log.warn(`${agent.name} is on another machine: a sign-in in a terminal here cannot run its program.`);
+		return false;
+	}
 	const { command, args, cwd, env } = agent.handle.invocation;
 	const shellArgs = [...args, ...(extra.success ? (extra.data.args ?? []) : [])];
 	log.info(`Signing in to ${agent.name} with ${method.name} in a terminal: ${[command, ...shellArgs].join(' ')}`);

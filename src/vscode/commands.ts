@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { AgentDefinition } from '../common/config';
 import { describeCommand, type AgentChoice } from '../common/presets';
+import { isRemoteDefinition } from '../common/remoteAgent';
 import type { RegistryAgent } from '../common/registry';
 import { resolveCommand } from '../node/agentProcess';
 import type { AgentRole } from './agentPool';
@@ -74,7 +76,7 @@ async function pickAgent(manager: AgentRole, registry: RegistryFeature | undefin
 	const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
 	// Say up front which presets are not installed, instead of failing after the pick.
 	const installed = new Map(
-		await Promise.all(choices.map(async (c) => [c.name, (await resolveCommand(c.definition.command, { ...process.env, ...c.definition.env }, c.definition.cwd ?? cwd)) !== undefined] as const)),
+		await Promise.all(choices.map(async (c) => [c.name, await isInstalled(c.definition, cwd)] as const)),
 	);
 	const user = choices.filter((c) => c.source === 'user');
 	const presets = choices.filter((c) => c.source === 'preset');
@@ -143,10 +145,15 @@ async function pickAgent(manager: AgentRole, registry: RegistryFeature | undefin
 	return pick;
 }
 
+/** Whether a local agent's command is found; a remote agent is never checked before it is picked. */
+async function isInstalled(definition: AgentDefinition, cwd: string): Promise<boolean> {
+	return isRemoteDefinition(definition) || (await resolveCommand(definition.command, { ...process.env, ...definition.env }, definition.cwd ?? cwd)) !== undefined;
+}
+
 function toItem(choice: AgentChoice, current: string | undefined, installed: boolean): ChoiceItem {
 	let detail: string | undefined;
 	if (!installed) {
-		detail = choice.install ? `$(warning) Not installed. Install with: ${choice.install}` : `$(warning) "${choice.definition.command}" was not found on PATH`;
+		detail = choice.install ? `$(warning) Not installed. Install with: ${choice.install}` : `$(warning) "${isRemoteDefinition(choice.definition) ? '' : choice.definition.command}" was not found on PATH`;
 	} else if (choice.source === 'preset') {
 		detail = 'Preset';
 	}

@@ -14,6 +14,7 @@ import { ChatHistory } from './chat/chatHistory';
 import type * as historyPickerModule from './chat/historyPicker';
 import type { HistoryPicker } from './chat/historyPicker';
 import { AgentCredentials } from './credentials';
+import { EditorRemoteAccess } from './remoteAccess';
 import { ChatSessionManager } from './chat/chatSessionManager';
 import { EditorTools } from './editorTools/editorTools';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatView';
@@ -115,6 +116,7 @@ interface Core {
 	readonly config: ConfigService;
 	readonly version: string;
 	readonly credentials: AgentCredentials;
+	readonly remoteAccess: EditorRemoteAccess;
 	readonly agentPool: AgentPool;
 	/** The chat agent's role and the NES agent's: one process when both name the same agent. */
 	readonly agents: AgentRole;
@@ -128,7 +130,8 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
 	const clientInfo = { name: 'agent-link', title: 'Agent Link', version };
 	const credentials = new AgentCredentials(context.secrets, context.globalState);
-	const agentPool = new AgentPool(config, log, clientInfo, credentials);
+	const remoteAccess = new EditorRemoteAccess(context.secrets, context.globalState, log);
+	const agentPool = new AgentPool(config, log, clientInfo, credentials, remoteAccess);
 	pool = agentPool;
 	// Two roles hold agents of the pool: the chat agent and the NES agent (nes/nesAgent.ts); one
 	// process when both name the same agent.
@@ -136,7 +139,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const nesAgents = new AgentRole('NES', agentPool);
 	context.subscriptions.push(await BuiltInNesAgent.create(context, config, agentPool, log));
 	const openctx = new OpenCtxFeature(config, log);
-	const core: Core = { context, log, config, version, credentials, agentPool, agents, nesAgents, openctx };
+	const core: Core = { context, log, config, version, credentials, remoteAccess, agentPool, agents, nesAgents, openctx };
 	const nes = setUpNes(core);
 	// Editor state answers whichever agent asks, for the sessions it created.
 	const editorState = new EditorStateFeature(agentPool, context.workspaceState, log);
@@ -212,7 +215,7 @@ function setUpNes({ context, log, config, credentials, agents, nesAgents, openct
 }
 
 /** The chat: file access and what turns change, editor tools, sessions, terminals, history, the view, its host and commands. */
-function setUpChat({ context, log, config, version, credentials, agentPool, agents, openctx }: Core) {
+function setUpChat({ context, log, config, version, credentials, remoteAccess, agentPool, agents, openctx }: Core) {
 	// Files read through the editor's buffers, for chat sessions.
 	const fileAccess = new FileAccessFeature(log);
 	agentPool.registerFeature(fileAccess);
@@ -248,7 +251,7 @@ function setUpChat({ context, log, config, version, credentials, agentPool, agen
 		view,
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
 		...registerChatCommands(controller, view, historyPicker, log),
-		...registerCredentialCommands(credentials, log),
+		...registerCredentialCommands(credentials, remoteAccess, log),
 		registerSignOutCommand(agentPool, agents, credentials, log),
 	);
 	return { sessions, terminals, controller, agentChanges, turnChanges, checkpoints, history, historyPicker, view };
@@ -301,10 +304,10 @@ function registerChatCommands(controller: ChatController, view: ChatViewProvider
 }
 
 /** **Forget Sign-in Values**: removes what the user gave an agent's env_var sign-in (tests may pass the agent's name). */
-function registerCredentialCommands(credentials: AgentCredentials, log: ExtensionLog): vscode.Disposable[] {
+function registerCredentialCommands(credentials: AgentCredentials, remoteAccess: EditorRemoteAccess, log: ExtensionLog): vscode.Disposable[] {
 	return [
 		vscode.commands.registerCommand('agentLink.forgetSignIn', async (agentName?: unknown) => {
-			const names = credentials.agents();
+			const names = [...new Set([...credentials.agents(), ...remoteAccess.agents()])].sort();
 			const name =
 				typeof agentName === 'string'
 					? agentName
@@ -319,6 +322,7 @@ function registerCredentialCommands(credentials: AgentCredentials, log: Extensio
 				return;
 			}
 			await credentials.forget(name);
+			await remoteAccess.forget(name);
 			log.info(`Forgot the sign-in values kept for ${name}; they stay in a running ${name} until it stops.`);
 			void vscode.window.showInformationMessage(`Agent Link forgot the sign-in values of ${name}. A running ${name} keeps them until it is restarted.`);
 		}),

@@ -188,7 +188,7 @@ describe('a misbehaving agent', () => {
 		await h.initialize(clientInfo, {});
 		// Measured from the agent's exit, which is what the client reacts to: how long the agent takes
 		// to get there depends on the machine, not on Agent Link.
-		const exited = h.process.onExit.then(() => performance.now());
+		const exited = h.process!.onExit.then(() => performance.now());
 		const calls = [h.connection.sendRequest('_test/echo', {}, any), h.connection.sendRequest('_test/sleep', { ms: 10_000 }, any)];
 		for (const call of calls) {
 			await assert.rejects(call, (e: unknown) => e instanceof Error && /exited with code 3/.test(e.message) && /simulated crash while handling _test\/echo/.test(e.message));
@@ -201,7 +201,7 @@ describe('a misbehaving agent', () => {
 		const h = await start('slow-agent.mjs', { delayMs: 0 });
 		await h.initialize(clientInfo, {});
 		const pending = h.connection.sendRequest('_test/sleep', { ms: 10_000 }, any);
-		const exited = h.process.onExit.then(() => performance.now());
+		const exited = h.process!.onExit.then(() => performance.now());
 		process.kill(h.pid!, 'SIGKILL');
 		await assert.rejects(pending, /killed by SIGKILL/);
 		const after = performance.now() - (await exited);

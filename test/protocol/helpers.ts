@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { AgentDefinition } from '../../src/common/config';
+import type { AgentDefinition, LocalAgentDefinition } from '../../src/common/config';
 import type { Logger } from '../../src/common/log';
 import { AgentHandle } from '../../src/node/agentHandle';
 
@@ -25,7 +25,7 @@ export class MemoryLog implements Logger {
 	}
 }
 
-export function fixture(script: string, options: Record<string, unknown> = {}): AgentDefinition {
+export function fixture(script: string, options: Record<string, unknown> = {}): LocalAgentDefinition {
 	return { command: process.execPath, args: [join(fixtures, script)], env: { AGENT_LINK_FIXTURE: JSON.stringify(options) } };
 }
 

@@ -88,7 +88,7 @@ describe('the agent killed at random moments', () => {
 			const calls = await work(h, phase, next, initializeDelayMs);
 			const settled = calls.map((call) => call.then(() => ({ ok: true as const, at: performance.now() }), (error: unknown) => ({ ok: false as const, error, at: performance.now() })));
 			// Times are taken from the agent's exit, which is what the client reacts to.
-			const exited = h.process.onExit.then(() => performance.now());
+			const exited = h.process!.onExit.then(() => performance.now());
 			process.kill(pid, 'SIGKILL');
 			const results = await Promise.race([Promise.all(settled), sleep(10_000).then(() => undefined)]);
 			assert.ok(results, `${where}: a call still pending 10 s after the kill`);

@@ -208,7 +208,7 @@ describe('Agent Link NES agent over stdio', () => {
 
 	it('survives a line that is not JSON and a method it does not have', async () => {
 		const c = await start();
-		c.h.process.child.stdin.write('this is not JSON\n');
+		c.h.process!.child.stdin.write('this is not JSON\n');
 		await assert.rejects(
 			c.h.connection.sendRequest('session/new', { cwd: '/project', mcpServers: [] }, z.unknown()),
 			(e: unknown) => e instanceof AgentError && e.code === ErrorCodes.MethodNotFound,
@@ -216,13 +216,13 @@ describe('Agent Link NES agent over stdio', () => {
 		c.open();
 		c.retype(5, 'sum', 'subtotal');
 		assert.ok((await c.suggest()).suggestions[0]?.kind === 'edit');
-		assert.equal(c.h.process.hasExited, false);
+		assert.equal(c.h.process!.hasExited, false);
 	});
 
 	it('ends when the client closes its input', async () => {
 		const c = await start();
-		c.h.process.child.stdin.end();
-		const exit = await c.h.process.onExit;
+		c.h.process!.child.stdin.end();
+		const exit = await c.h.process!.onExit;
 		assert.equal(exit.code, 0);
 	});
 });
@@ -269,8 +269,8 @@ describe('Agent Link NES agent over stdio, with a model (engine 2)', () => {
 		const { suggestions } = await c.suggest();
 		assert.ok(suggestions[0]?.kind === 'edit');
 		assert.equal(suggestions[0].edits[0]?.newText, 'subtotal');
-		await waitFor(() => c.h.process.stderrTail.some((l) => /answered 500/.test(l)));
-		assert.ok(!c.h.process.stderrTail.join('\n').includes(KEY));
+		await waitFor(() => c.h.process!.stderrTail.some((l) => /answered 500/.test(l)));
+		assert.ok(!c.h.process!.stderrTail.join('\n').includes(KEY));
 	});
 
 	it('invalid model settings: the agent says so and serves with engine 1', async () => {
@@ -280,6 +280,6 @@ describe('Agent Link NES agent over stdio, with a model (engine 2)', () => {
 		c.retype(5, 'sum', 'subtotal');
 		assert.ok((await c.suggest()).suggestions[0]?.kind === 'edit');
 		assert.equal(server.seen.length, 0);
-		await waitFor(() => c.h.process.stderrTail.some((l) => /AGENT_LINK_NES_MODEL_FORMAT/.test(l)));
+		await waitFor(() => c.h.process!.stderrTail.some((l) => /AGENT_LINK_NES_MODEL_FORMAT/.test(l)));
 	});
 });

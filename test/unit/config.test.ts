@@ -117,7 +117,7 @@ describe('presets', () => {
 		const choices = agentChoices({ Mine: { command: 'a', args: [], env: {} }, Codex: { command: 'my-codex', args: [], env: {} } });
 		assert.equal(choices[0]?.name, 'Mine');
 		assert.equal(choices[1]?.name, 'Codex');
-		assert.equal(choices[1]?.definition.command, 'my-codex');
+		assert.deepEqual(choices[1]?.definition, { command: 'my-codex', args: [], env: {} });
 		assert.equal(choices.filter((c) => c.name === 'Codex').length, 1);
 		assert.equal(choices.length, 2 + AGENT_PRESETS.length - 1);
 	});

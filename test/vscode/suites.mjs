@@ -778,6 +778,16 @@ export const suites = [
 		}),
 	},
 	{
+		// Agents on another machine (url entries): the SDK's AcpServer on loopback in front of the fixture
+		// agent, started by the suite, over WebSocket and Streamable HTTP; a token asked for in a password
+		// box; a connection dropped mid-turn and the chat resumed.
+		name: 'chat-remote',
+		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'agentLink.trace': 'messages' }),
+		prepare(workspace) {
+			writeFileSync(join(workspace, 'README.md'), '# Remote\n');
+		},
+	},
+	{
 		// A new chat in a multi-root workspace: the folder it runs in, picked with the keyboard, or none.
 		name: 'chat-folders',
 		folders: ['api', 'web app'],

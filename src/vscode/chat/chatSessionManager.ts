@@ -13,6 +13,9 @@ import { textChunkFastPath } from '../../common/chat/textChunkFastPath';
 import { listSessionsResponseSchema, requestPermissionParamsSchema, sessionNotificationSchema, type ListedSession } from '../../common/chat/updates';
 import { ACP_V1_CLIENT_CAPABILITIES } from '../../common/clientCapabilities';
 import { mcpServersFor, type McpCapabilities, type McpServerConfig } from '../../common/mcp';
+import { EDITOR_TOOLS_SERVER_NAME } from '../../common/editorToolNames';
+import { describeUrl } from '../../common/remoteAgent';
+import { offerToRemoteAgent, remoteNotice, type RemoteOffer } from '../../common/remoteMcp';
 import { Methods, type ClientCapabilities } from '../../common/protocol';
 import type { AgentChoice } from '../../common/presets';
 import type { AgentFeature, ReadyAgent, RunningAgent } from '../agentManager';
@@ -39,6 +42,8 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	private readonly byId = new Map<string, ChatSession>();
 	/** @internal for ChatSession: URL elicitations waiting for `elicitation/complete`. */
 	readonly completions = new ElicitationCompletions();
+	/** What each remote agent was last offered, for the chat's notice. */
+	private readonly remoteOffers = new WeakMap<ReadyAgent, RemoteOffer>();
 
 	constructor(
 		readonly pool: AgentPool,
@@ -57,6 +62,27 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	 * editor tools' name is left out too (names must be unique in `mcpServers`).
 	 */
 	async mcpServers(agent: ReadyAgent): Promise<McpServerConfig['server'][]> {
+		const all = await this.localMcpServers(agent);
+		if (!agent.handle.remote) {
+			return all;
+		}
+		// An agent on another machine reaches neither programs nor loopback addresses of this one.
+		const offer = offerToRemoteAgent(all);
+		for (const server of offer.leftOut) {
+			this.log.info(`MCP server "${server.name}" left out for ${agent.name}, which runs on another machine: ${server.reason}.`);
+		}
+		this.log.info(`MCP servers offered to ${agent.name}: ${offer.offered.map((s) => s.name).join(', ') || 'none'}.`);
+		this.remoteOffers.set(agent, offer);
+		return offer.offered;
+	}
+
+	/** @internal for ChatSession: what the chat says when a session opens with an agent on another machine; undefined for a local agent. */
+	remoteNotice(agent: ReadyAgent): { title: string; description: string } | undefined {
+		const offer = this.remoteOffers.get(agent);
+		return agent.handle.remote && offer ? remoteNotice(agent.name, describeUrl(agent.handle.remote.url), offer, EDITOR_TOOLS_SERVER_NAME) : undefined;
+	}
+
+	private async localMcpServers(agent: ReadyAgent): Promise<McpServerConfig['server'][]> {
 		const caps = agent.initialized.agentCapabilities?.mcpCapabilities as McpCapabilities | undefined;
 		const { servers, skipped } = mcpServersFor(this.mcpSettings(), caps);
 		for (const server of skipped) {
@@ -72,6 +98,7 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 		}
 		return [editorTools, ...servers.filter((s) => s.name !== editorTools.name)];
 	}
+
 
 	/** The open chats, oldest first. */
 	get all(): readonly ChatSession[] {

@@ -180,6 +180,10 @@ export class ChatSession implements vscode.Disposable {
 			this.bind(agent, result.sessionId);
 		}
 		this.subscription = this.manager.onDidChangeState(() => void this.followAgent());
+		const remote = this.agentValue && this.owner.remoteNotice(this.agentValue);
+		if (remote) {
+			this.receiveUpdate({ sessionUpdate: 'notice', severity: 'info', ...remote });
+		}
 		this.setStatus({ kind: 'idle' });
 	}
 
@@ -342,7 +346,7 @@ export class ChatSession implements vscode.Disposable {
 		}
 		if (state.kind === 'crashed') {
 			this.cancelPending();
-			this.setStatus({ kind: 'restarting', message: `${this.agentName} stopped unexpectedly and is restarting.` });
+			this.setStatus({ kind: 'restarting', message: state.connectionLost ? `The connection to ${this.agentName} was lost; reconnecting.` : `${this.agentName} stopped unexpectedly and is restarting.` });
 			return;
 		}
 		if (state.kind === 'failed' || state.kind === 'stopped') {
@@ -366,6 +370,9 @@ export class ChatSession implements vscode.Disposable {
 			this.bind(ready, this.idValue);
 			this.resuming = false;
 			this.owner.log.info(`Chat ${this.key} resumed with ${this.agentName} after a restart.`);
+			if (ready.handle.remote) {
+				this.receiveUpdate({ sessionUpdate: 'notice', severity: 'warning', title: `Reconnected to ${this.agentName}`, description: `The connection was lost and the conversation was taken up again with session/${how}. What the agent sent while it was disconnected is not replayed; a turn that was under way was stopped.` });
+			}
 			this.setStatus({ kind: this.retrying ? 'prompting' : 'idle' });
 		} catch (error) {
 			this.resuming = false;

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { LocalAgentDefinition } from '../../common/config';
 import { BUILT_IN_NES_AGENT, builtInNesAgent, type AgentChoice } from '../../common/presets';
 import type { AgentPool } from '../agentPool';
 import type { ConfigService } from '../config';
@@ -59,7 +60,7 @@ export class BuiltInNesAgent implements vscode.Disposable {
 	}
 
 	/** The choice, with the model's settings and key in its environment when a model is configured. */
-	choice(): AgentChoice {
+	choice(): AgentChoice & { readonly definition: LocalAgentDefinition } {
 		const base = builtInNesAgent(process.execPath, path.join(this.context.extensionPath, 'dist', 'nes-agent.js'));
 		const model = this.config.current.nesAgent.model;
 		if (!model.endpoint) {

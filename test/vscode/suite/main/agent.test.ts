@@ -52,7 +52,7 @@ describe('Agent Link: agents', function () {
 		// Nor can it change the command of an agent the user defined.
 		const userCommand = (inspected?.globalValue?.['Fixture Agent'] as { command?: string } | undefined)?.command;
 		assert.ok(userCommand && !/pwned/.test(JSON.stringify(a.agents.findChoice('Fixture Agent'))));
-		assert.equal(a.agents.findChoice('Fixture Agent')?.definition.command, userCommand);
+		assert.equal((a.agents.findChoice('Fixture Agent')?.definition as { command?: string } | undefined)?.command, userCommand);
 		// Its defaultAgent named the workspace's agent: nothing started, nothing ran.
 		assert.equal(a.agents.state.kind, 'stopped');
 		await vscode.commands.executeCommand('agentLink.selectAgent', 'Workspace Agent');

@@ -1,0 +1,33 @@
+/**
+ * Why the link to a remote agent ended. Kept apart from remoteTransport.ts (a bundle of its own,
+ * loaded on first use) so the agent manager can tell them apart without loading it: across
+ * bundles a class is not the same class, so {@link isRemoteAuthError} looks at the name.
+ */
+import { describeUrl } from '../common/remoteAgent';
+
+/** The server refused the credential (HTTP 401 or 403): ask for it again rather than retry. */
+export class RemoteAuthError extends Error {
+	constructor(
+		readonly status: number,
+		url: string,
+	) {
+		super(`${describeUrl(url)} refused the credential (HTTP ${status}).`);
+		this.name = 'RemoteAuthError';
+	}
+}
+
+/** The link to a remote agent failed or closed; `status` when the server answered with an HTTP error. */
+export class RemoteLinkError extends Error {
+	constructor(
+		message: string,
+		readonly status?: number,
+	) {
+		super(message);
+		this.name = 'RemoteLinkError';
+	}
+}
+
+/** Whether `error` is a {@link RemoteAuthError}, from whichever bundle made it. */
+export function isRemoteAuthError(error: unknown): error is RemoteAuthError {
+	return error instanceof Error && error.name === 'RemoteAuthError' && typeof (error as { status?: unknown }).status === 'number';
+}

@@ -1,0 +1,228 @@
+// Chats with agents on another machine through the panel, with real keys: the ACP SDK's AcpServer
+// on loopback (test/fixtures/remote/acp-server.mjs) in front of the fixture agent, reached over
+// WebSocket and over Streamable HTTP from `agentLink.agents` entries with `url`. The agent's file
+// read is answered by this editor; a server that asks for a token gets it from a password box
+// (kept in secret storage, never logged); a server that drops the connection mid-turn is
+// reconnected to and the chat goes on with session/resume.
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { click, press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { chatHooks, inputFocused, openChat } from '../chatKit';
+import { api, repoRoot, waitUntil } from '../util';
+
+/** Into the README's folder with AGENT_LINK_SCREENSHOTS=1, else the temp folder, for a look. */
+const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
+const TOKEN = 'remote-token-5150';
+const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const entries = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
+const agentText = (a: AgentLinkApi, key: string) =>
+	entries(a, key)
+		.filter((e) => e.kind === 'agent')
+		.flatMap((e) => ('blocks' in e ? e.blocks : []))
+		.map((b) => (b.type === 'text' ? b.text : ''))
+		.join('');
+const prompts = (a: AgentLinkApi, key: string) => entries(a, key).flatMap((e) => (e.kind === 'user' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')) : []));
+
+/** A remote server: the fixture server as a process of its own, its addresses, and its commands. */
+class Server {
+	private out = '';
+	constructor(private readonly child: ChildProcessWithoutNullStreams) {
+		child.stdout.setEncoding('utf8');
+		child.stdout.on('data', (d: string) => (this.out += d));
+		child.stderr.on('data', (d: Buffer) => console.log(`[remote server] ${d.toString().trim()}`));
+	}
+
+	static async start(node: string, options: Record<string, unknown>): Promise<Server> {
+		const child = spawn(node, [path.join(repoRoot, 'test', 'fixtures', 'remote', 'acp-server.mjs')], {
+			cwd: repoRoot,
+			env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', AGENT_LINK_REMOTE: JSON.stringify(options) },
+		});
+		const server = new Server(child);
+		await waitUntil(() => server.line((l) => typeof l.http === 'string') !== undefined, 15_000, 'the remote server listening');
+		return server;
+	}
+
+	get urls(): { http: string; ws: string } {
+		return this.line((l) => typeof l.http === 'string') as { http: string; ws: string };
+	}
+
+	async drop(): Promise<void> {
+		this.child.stdin.write('drop\n');
+		await waitUntil(() => this.line((l) => l.dropped === true) !== undefined, 10_000, 'the server dropped its connections');
+	}
+
+	stop(): void {
+		this.child.stdin.end();
+		setTimeout(() => this.child.kill('SIGKILL'), 2000).unref();
+	}
+
+	private line(match: (line: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
+		for (const text of this.out.split('\n')) {
+			try {
+				const line = JSON.parse(text) as Record<string, unknown>;
+				if (match(line)) {
+					return line;
+				}
+			} catch {
+				// a partial line
+			}
+		}
+		return undefined;
+	}
+}
+
+describe('chat: agents on another machine', function () {
+	this.timeout(180_000);
+	const chatApi = chatHooks('remote');
+	const servers: Server[] = [];
+	let plain: Server;
+	let locked: Server;
+	let dropping: Server;
+	const go = path.join(os.tmpdir(), `agent-link-remote-go-${process.pid}`);
+	const store = path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`);
+
+	before(async () => {
+		const section = vscode.workspace.getConfiguration('agentLink');
+		const agents = (section.inspect<Record<string, unknown>>('agents')?.globalValue ?? {}) as Record<string, { command?: string }>;
+		// The fixture agents' runtime: the one the shared agents run with.
+		const node = agents['Fixture Agent']?.command;
+		assert.ok(node, 'the fixture agents’ runtime');
+		const notes = path.join(folder(), 'notes.txt');
+		fs.writeFileSync(notes, 'kept on this machine\n');
+		const turn = [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Remote says hi. ' } }, { ask: { method: 'fs/read_text_file', params: { path: notes } } }];
+		plain = await Server.start(node, { fixture: { chatTurn: turn } });
+		locked = await Server.start(node, { token: TOKEN, fixture: { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Behind a token.' } }] } });
+		fs.rmSync(go, { force: true });
+		dropping = await Server.start(node, {
+			fixture: {
+				agentCapabilities: { loadSession: true, sessionCapabilities: { resume: {} } },
+				sessionStore: store,
+				// Each turn waits for the test's go-ahead: the first is cut by the drop, the next (on the new connection) gets it.
+				chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working…' } }, { waitForFile: go }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' Back again.' } }],
+			},
+		});
+		servers.push(plain, locked, dropping);
+		await section.update(
+			'agents',
+			{
+				...agents,
+				'Remote WS': { url: plain.urls.ws },
+				'Remote HTTP': { url: plain.urls.http },
+				'Remote Locked': { url: locked.urls.ws },
+				'Remote Dropping': { url: dropping.urls.http },
+				// Not this machine, over plain text (TEST-NET-1: nothing answers there).
+				'Remote Far': { url: 'ws://192.0.2.1:9/acp' },
+			},
+			vscode.ConfigurationTarget.Global,
+		);
+		const a = await api();
+		await waitUntil(() => a.agents.findChoice('Remote Dropping') !== undefined, 10_000, 'the remote agents in the settings');
+	});
+
+	after(() => {
+		for (const server of servers) {
+			server.stop();
+		}
+		fs.rmSync(go, { force: true });
+		fs.rmSync(store, { force: true });
+	});
+
+	for (const [name, profile] of [
+		['Remote WS', 'WebSocket'],
+		['Remote HTTP', 'Streamable HTTP'],
+	] as const) {
+		it(`chats over ${profile}: the notice says what it is offered, the prompt is typed and sent, its file read is answered here`, async () => {
+			const a = chatApi();
+			const key = await openChat(a, name);
+			assert.equal(a.chatController.tab(key)?.session?.agent?.handle.isRemote, true);
+			await waitFor(async () => (await webviewQuery('.notice')).texts.some((t) => t.includes(`${name} runs on another machine`) && t.includes('editor tools')), 'the notice about the remote agent');
+			await type('What is in the notes?', 10);
+			await press('Enter');
+			await waitUntil(() => agentText(a, key).includes('kept on this machine'), 30_000, 'the answer with the file read here');
+			assert.match(agentText(a, key), /^Remote says hi\. fs\/read_text_file: \{"content":"kept on this machine\\n"\}/);
+			await waitFor(async () => (await webviewQuery('.entry-agent')).texts.some((t) => t.includes('kept on this machine')), 'the answer drawn');
+			assert.ok(a.recentLog().some((l) => new RegExp(`MCP server "agent-link-editor" left out for ${name}`).test(l)), 'the log says the editor tools were left out');
+			if (name === 'Remote WS') {
+				await screenshot(path.join(SHOTS, 'chat-remote-agent.png'));
+			}
+		});
+	}
+
+	it('asks for the token in a password box when the server answers 401, keeps it in secret storage, never logs it', async () => {
+		const a = chatApi();
+		const opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Locked');
+		await waitFor(async () => (await query('.quick-input-widget input[type="password"]', { visible: true })).count === 1, 'a password box', 30_000);
+		assert.ok((await query('.quick-input-widget', { visible: true })).texts.some((t) => t.includes('HTTP 401')), 'the box says why');
+		await type(TOKEN, 5);
+		await press('Enter');
+		const key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat open with the token');
+		// The password box had the keyboard while the chat opened; the chat is shown again to type in it.
+		await a.chatController.showTab(key);
+		await waitForSteady(inputFocused, 'the input focused');
+		await type('hello', 10);
+		await press('Enter');
+		await waitUntil(() => agentText(a, key).includes('Behind a token.'), 20_000, 'the answer');
+		assert.ok(!a.recentLog().some((l) => l.includes(TOKEN)), 'the token is in no log line');
+		assert.ok(a.recentLog().some((l) => /Kept a credential for Remote Locked \(secret storage\)/.test(l)));
+	});
+
+	it('a connection dropped mid-turn: the turn fails, the agent is connected to again, the chat resumes and what was typed is kept', async () => {
+		const a = chatApi();
+		const key = await openChat(a, 'Remote Dropping');
+		await type('start the long job', 10);
+		await press('Enter');
+		await waitUntil(() => agentText(a, key).includes('Working…'), 20_000, 'the turn under way');
+		const typedMeanwhile = 'typed while it was down';
+		await type(typedMeanwhile, 10);
+		await dropping.drop();
+		await waitUntil(() => entries(a, key).some((e) => e.kind === 'notice' && e.title === 'Reconnected to Remote Dropping'), 30_000, 'the chat reconnected');
+		assert.ok(a.recentLog().some((l) => /Remote Dropping lost its connection/.test(l)), 'the log says the connection was lost');
+		assert.ok(a.recentLog().some((l) => /resumed with Remote Dropping after a restart/.test(l)), 'resumed with session/resume');
+		assert.deepEqual(prompts(a, key), ['start the long job'], 'the sent prompt stays in the transcript');
+		await waitForSteady(inputFocused, 'the input focused');
+		assert.equal((await webviewQuery('textarea.prompt-input')).texts[0], typedMeanwhile, 'what was typed while it was down is still in the input');
+		fs.writeFileSync(go, '');
+		await press('Enter');
+		await waitUntil(() => agentText(a, key).includes('Back again.'), 30_000, 'the next turn answered after the reconnect');
+		assert.deepEqual(prompts(a, key), ['start the long job', typedMeanwhile]);
+	});
+
+	it('asks before plain text to another machine: Escape connects to nothing, Connect is remembered for the host', async () => {
+		const a = chatApi();
+		const dialog = async () => (await query('.quick-input-widget', { visible: true })).texts.join(' ');
+		const connecting = () => a.recentLog().filter((l) => l.includes('Connecting to ws://192.0.2.1:9/acp')).length;
+		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
+		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question about plain text', 20_000);
+		assert.match(await dialog(), /Connect to 192\.0\.2\.1:9 without encryption/);
+		// The new chat's page takes the keyboard as it opens, after the question is shown: a click gives it back.
+		await click('.quick-input-widget input');
+		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		await press('Escape');
+		await waitUntil(() => a.recentLog().some((l) => /Not connecting to 192\.0\.2\.1:9/.test(l)), 10_000, 'declined');
+		assert.equal(connecting(), 0, 'nothing was sent there');
+		for (const key of [...a.chatController.tabKeys]) {
+			await a.chatController.closeTab(key);
+		}
+		// Asked again (a refusal is not remembered); Connect is.
+		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
+		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question again', 20_000);
+		await click('.quick-input-widget input');
+		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		await press('Enter'); // the first choice: Connect
+		await waitUntil(() => connecting() === 1, 10_000, 'connecting after Connect');
+		for (const key of [...a.chatController.tabKeys]) {
+			await a.chatController.closeTab(key);
+		}
+		await waitUntil(() => a.pool.get('Remote Far') === undefined, 30_000, 'Remote Far stopped (nobody holds it)');
+		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
+		await waitUntil(() => connecting() === 2, 20_000, 'connecting again without a question');
+		assert.equal(await dialog(), '', 'no question the second time');
+	});
+});

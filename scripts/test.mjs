@@ -233,7 +233,7 @@ async function vscodeChildren(besideDone, extra = []) {
 			const { code, counts, out } = await vscodeChild(job.target, suitesOf.get(job.name), vsix);
 			// A run of some of its tests (AGENT_LINK_TEST_GREP) says nothing of how long the suite takes.
 			if (!process.env.AGENT_LINK_TEST_GREP) {
-				times[`${job.target} ${job.name}`] = since(t);
+				times[job.key] = since(t);
 			}
 			process.stdout.write(`\n===== VS Code ${job.target}: ${job.name} (${since(t)} s) =====\n${out}`);
 			slots.vscode.push(...counts);

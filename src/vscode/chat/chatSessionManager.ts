@@ -99,7 +99,6 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 		return [editorTools, ...servers.filter((s) => s.name !== editorTools.name)];
 	}
 
-
 	/** The open chats, oldest first. */
 	get all(): readonly ChatSession[] {
 		return [...this.sessions];
@@ -161,7 +160,7 @@ export class ChatSessionManager implements AgentFeature, vscode.Disposable {
 	 */
 	fillClientCapabilities(capabilities: ClientCapabilities): void {
 		capabilities.session = { ...capabilities.session, ...ACP_V1_CLIENT_CAPABILITIES.session };
-		capabilities.elicitation = ACP_V1_CLIENT_CAPABILITIES.elicitation;
+		capabilities.elicitation = { ...ACP_V1_CLIENT_CAPABILITIES.elicitation };
 	}
 
 	attach(agent: RunningAgent): void {

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { click, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
+import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { chatHooks, openChat } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
 
@@ -34,17 +35,6 @@ function answers(a: AgentLinkApi, key: string): unknown[] {
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The folder beside the workspace where the agent's log and go-ahead live (suites.mjs). */
 const scratch = () => path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
-
-/** Notifications as shown: a toast, or (headless Chromium often shows no toast) the notification center. */
-const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
-
-async function notification(text: string): Promise<boolean> {
-	if ((await query(NOTIFICATIONS, { visible: true })).texts.some((t) => t.includes(text))) {
-		return true;
-	}
-	await vscode.commands.executeCommand('notifications.showList');
-	return false;
-}
 
 describe('chat elicitation', function () {
 	this.timeout(120_000);
@@ -152,7 +142,7 @@ describe('chat elicitation', function () {
 		await vscode.commands.executeCommand('workbench.action.closeSidebar');
 		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
 		fs.writeFileSync(path.join(scratch(), 'elicit-go'), '');
-		await waitFor(() => notification('asks for your input: Name the release'), 'the notification', 15_000);
+		await waitFor(() => notificationShown('asks for your input: Name the release'), 'the notification', 15_000);
 		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Answer Here');
 		await waitFor(async () => (await query('.quick-input-widget .quick-input-title', { visible: true })).texts.some((t) => t.includes('(1/2)')), 'the first field in an input box');
 		await type('v', 10);

@@ -10,11 +10,11 @@ import * as vscode from 'vscode';
 import type { SessionUpdate } from '../../../../src/vscode/chat/chatSessions';
 import * as z from 'zod/mini';
 import { press, query, QUICK_ROWS, runFromPalette, waitFor, waitForSteady } from '../browser';
+import { NOTIFICATIONS } from '../notifications';
 import { waitUntil } from '../util';
 import { chatHooks, inputFocused } from '../chatKit';
 
 const any = z.unknown();
-const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
 
 /** The folder question: shown, listing both folders, its input holding the keyboard (keys pressed before that go elsewhere). */
 async function folderQuestion(): Promise<void> {

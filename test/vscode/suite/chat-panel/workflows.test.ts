@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { click, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
+import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { waitUntil } from '../util';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
 
@@ -28,17 +29,6 @@ async function promptsReceived(a: AgentLinkApi, key: string): Promise<unknown[][
 	return received.filter((m) => m.method === 'session/prompt' && m.params.sessionId === session.sessionId).map((m) => m.params.prompt ?? []);
 }
 
-
-/** Notifications as shown: a toast, or (headless Chromium often shows no toast) the notification center, opened as the bell in the status bar does. */
-const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
-
-async function notification(text: string): Promise<boolean> {
-	if ((await query(NOTIFICATIONS, { visible: true })).texts.some((t) => t.includes(text))) {
-		return true;
-	}
-	await vscode.commands.executeCommand('notifications.showList');
-	return false;
-}
 
 describe('chat panel: workflows', function () {
 	this.timeout(120_000);
@@ -230,7 +220,7 @@ describe('chat panel: workflows', function () {
 		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
 		// The agent asks only now (its go-ahead, see suites.mjs): the chat is out of sight when it does.
 		fs.writeFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.chat-notify-go-1'), '');
-		await waitFor(() => notification('asks for permission: Run the tests'), 'the permission notification', 15_000);
+		await waitFor(() => notificationShown('asks for permission: Run the tests'), 'the permission notification', 15_000);
 		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Open Chat');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again');
 		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the pending prompt drawn again');
@@ -241,7 +231,7 @@ describe('chat panel: workflows', function () {
 		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden again');
 		// And the turn ends only now, out of sight.
 		fs.writeFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.chat-notify-go-2'), '');
-		await waitFor(() => notification('Chat Notify answered'), 'the turn-ended notification', 15_000);
+		await waitFor(() => notificationShown('Chat Notify answered'), 'the turn-ended notification', 15_000);
 		await vscode.commands.executeCommand('notifications.clearAll');
 		assert.ok(idle(a, key));
 		await vscode.commands.executeCommand('agentLink.chat.focus');

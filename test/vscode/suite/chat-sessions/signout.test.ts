@@ -13,11 +13,11 @@ import { ACP_V1_CLIENT_CAPABILITIES } from '../../../../src/common/clientCapabil
 import type { ChatSession } from '../../../../src/vscode/chat/chatSessions';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { press, query, QUICK_ROWS, runFromPalette, screenshot, type, waitFor } from '../browser';
+import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { api, waitForState, waitUntil } from '../util';
 
 const any = z.unknown();
 const TITLE = 'Agent Link: Sign Out of Agent';
-const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
 const KEY = { SIGN_OUT_KEY: 'sign-out-secret' };
 
 /** A chat with `name`, signed in with the value Agent Link keeps for it (suites.mjs: the agent asks for a sign-in without it). */
@@ -51,18 +51,7 @@ async function signOutFromPalette(name: string, shot?: string): Promise<void> {
 }
 
 /** A notification holding `text`, as shown: a toast, or (headless Chromium often shows no toast) in the notification center, opened as the bell does. */
-const notified = (text: string) =>
-	waitFor(
-		async () => {
-			if ((await query(NOTIFICATIONS, { visible: true })).texts.some((t) => t.includes(text))) {
-				return true;
-			}
-			await vscode.commands.executeCommand('notifications.showList');
-			return false;
-		},
-		`a notification: ${text}`,
-		15_000,
-	);
+const notified = (text: string) => waitFor(() => notificationShown(text), `a notification: ${text}`, 15_000);
 
 describe('Sign Out of Agent', function () {
 	this.timeout(90_000);

@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { DECORATION_TEXT, press, pseudoTexts, query, type } from '../browser';
+import { DECORATION_TEXT, press, pseudoTexts, type } from '../browser';
+import { notificationShown } from '../notifications';
 import { api, waitUntil } from '../util';
 import { at, onlyOutcome, openFile, script, select, shownKind, type Revision } from './kit';
 
@@ -59,17 +60,6 @@ class HeldRenames implements vscode.RenameProvider {
 }
 
 let a: AgentLinkApi;
-
-/** Notifications as shown: a toast, or (headless Chromium often shows no toast) the notification center, opened as the bell in the status bar does. */
-const NOTIFICATIONS = '.notifications-toasts .notification-toast, .notifications-center .notification-list-item';
-
-async function notification(pattern: RegExp): Promise<boolean> {
-	if ((await query(NOTIFICATIONS, { visible: true })).texts.some((t) => pattern.test(t))) {
-		return true;
-	}
-	await vscode.commands.executeCommand('notifications.showList');
-	return false;
-}
 
 /** Waits until the editor draws a hint matching `pattern` (the decoration's text on the page). */
 async function hintOnPage(pattern: RegExp): Promise<void> {
@@ -170,7 +160,7 @@ for (const revision of ['merged', 'seed'] as Revision[]) {
 			await tabWaits();
 			await press('Tab');
 			const message = /Could not rename count → total: the language server did not answer within 10 s.*Nothing was changed/;
-			await waitUntil(() => notification(message), 30_000, 'the message that it could not rename');
+			await waitUntil(() => notificationShown(message), 30_000, 'the message that it could not rename');
 			assert.equal(await onlyOutcome(id('never')), 'reject ignored');
 			assert.equal(a.nesController.shown, undefined);
 			assert.equal(editor.document.getText(), ORIGINAL, 'the document as the user left it');

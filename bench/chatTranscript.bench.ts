@@ -3,7 +3,8 @@
 //   receive   JSON.parse + the `session/update` schema, per line (what arrives before the reducer), and
 //             the same with the host's text chunk fast path (textChunkFastPath.ts) in the schema's place
 //   reduce    Transcript.update per chunk, and the longest single one
-//   patches   the host's per-frame patch (every 16 chunks) and the page's TranscriptMirror applying it
+//   patches   the host's per-frame patch (every 16 chunks, as a model streams; every 500, as the
+//             bench-chat agent does at 30 000 chunks a second) and the page's TranscriptMirror applying it
 // then the same per-chunk cost at 10x the chunks (flat if a chunk costs O(its length)), and a flood
 // past the caps (a million chunks, 5 000 tool calls) with the heap it leaves.
 //
@@ -17,6 +18,7 @@ const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5'
 const rounds = Number(values.rounds);
 const chunks = Number(values.chunks);
 const CHUNKS_PER_FRAME = 16;
+const CHUNKS_PER_FAST_FRAME = 500;
 
 // Pieces like a model's: words, markdown, code, a little non-ASCII.
 const pieces = ['The ', 'build ', 'fails ', 'because ', '`tsc` ', 'cannot ', 'find ', 'the ', 'module.\n\n', '```ts\n', "import { x } from './x';\n", '```\n', '- **fix**: ', 'add ', 'the ', 'path ', '→ ', 'done. ', 'Ça ', 'marche ✓\n'];
@@ -58,7 +60,7 @@ function reduce(updates: SessionUpdate[]): { ms: number; worstMs: number } {
 	return { ms: performance.now() - started, worstMs: worst };
 }
 
-function withPatches(updates: SessionUpdate[]): { ms: number; patchMs: number; worstFrameMs: number; bytes: number } {
+function withPatches(updates: SessionUpdate[], every = CHUNKS_PER_FRAME): { ms: number; patchMs: number; worstFrameMs: number; bytes: number } {
 	const transcript = new Transcript();
 	const mirror = new TranscriptMirror(transcript.snapshot());
 	let patchMs = 0;
@@ -67,7 +69,7 @@ function withPatches(updates: SessionUpdate[]): { ms: number; patchMs: number; w
 	const started = performance.now();
 	updates.forEach((update, i) => {
 		transcript.update(update);
-		if ((i + 1) % CHUNKS_PER_FRAME === 0 || i === updates.length - 1) {
+		if ((i + 1) % every === 0 || i === updates.length - 1) {
 			const t = performance.now();
 			const patch = transcript.changesSince(mirror.revision);
 			bytes += JSON.stringify(patch).length;
@@ -90,7 +92,7 @@ function withPatches(updates: SessionUpdate[]): { ms: number; patchMs: number; w
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const wire = lines(chunks);
 const wire10 = lines(chunks * 10);
-const results = { receive: [] as number[], receiveFast: [] as number[], reduce: [] as number[], worst: [] as number[], frames: [] as number[], patch: [] as number[], worstFrame: [] as number[], bytes: 0, reduce10: [] as number[] };
+const results = { receive: [] as number[], receiveFast: [] as number[], reduce: [] as number[], worst: [] as number[], frames: [] as number[], patch: [] as number[], worstFrame: [] as number[], bytes: 0, fastPatch: [] as number[], fastBytes: 0, reduce10: [] as number[] };
 for (let r = 0; r < rounds; r++) {
 	const received = receive(wire);
 	results.receive.push(received.ms);
@@ -103,6 +105,9 @@ for (let r = 0; r < rounds; r++) {
 	results.patch.push(framed.patchMs);
 	results.worstFrame.push(framed.worstFrameMs);
 	results.bytes = framed.bytes;
+	const fast = withPatches(received.updates, CHUNKS_PER_FAST_FRAME);
+	results.fastPatch.push(fast.patchMs);
+	results.fastBytes = fast.bytes;
 	results.reduce10.push(reduce(receive(wire10).updates).ms);
 }
 
@@ -113,6 +118,7 @@ console.log(`  receive (JSON.parse + schema): ${median(results.receive).toFixed(
 console.log(`  receive (JSON.parse + the text chunk fast path): ${median(results.receiveFast).toFixed(1)} ms (${perChunk(median(results.receiveFast), chunks)}; ${(median(results.receive) / median(results.receiveFast)).toFixed(1)}x faster)`);
 console.log(`  reduce (Transcript.update):    ${median(results.reduce).toFixed(1)} ms (${perChunk(median(results.reduce), chunks)}), longest single chunk ${median(results.worst).toFixed(3)} ms`);
 console.log(`  reduce + a patch every ${CHUNKS_PER_FRAME} chunks applied by the page's mirror: ${median(results.frames).toFixed(1)} ms, of which patches ${median(results.patch).toFixed(1)} ms (longest ${median(results.worstFrame).toFixed(3)} ms), ${(results.bytes / 1024).toFixed(0)} KiB of patches in all`);
+console.log(`  a patch every ${CHUNKS_PER_FAST_FRAME} chunks: patches ${median(results.fastPatch).toFixed(1)} ms, ${(results.fastBytes / 1024).toFixed(0)} KiB of patches in all`);
 console.log(`  reduce at ${chunks * 10} chunks: ${median(results.reduce10).toFixed(1)} ms (${perChunk(median(results.reduce10), chunks * 10)}; flat per chunk = linear)`);
 
 // A pathological agent: far more than the caps keep.

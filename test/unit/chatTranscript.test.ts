@@ -409,13 +409,38 @@ describe('Transcript: revisions and patches', () => {
 		t.update(u({ sessionUpdate: 'agent_message_chunk', content: { type: 'image', data: 'AA', mimeType: 'image/png' } }));
 		assert.ok('entry' in t.changesSince(at).changes[0]!);
 		const far = t.revision;
-		for (let i = 0; i < 200; i++) {
+		for (let i = 0; i < 5000; i++) {
 			t.update(agent(`${i} `));
 		}
 		const change = t.changesSince(far).changes[0]!;
 		assert.ok('entry' in change, 'the tail keeps only recent pieces');
 		const near = t.changesSince(t.revision - 3).changes[0]!;
-		assert.deepEqual(near, { id: 1, rev: t.revision, append: '197 198 199 ' });
+		assert.deepEqual(near, { id: 1, rev: t.revision, append: '4997 4998 4999 ' });
+	});
+
+	it('sends only the appended text when a fast agent sent a thousand chunks since the last patch', () => {
+		const t = run([prompt('go'), agent('start ')]);
+		const at = t.revision;
+		for (let i = 0; i < 1000; i++) {
+			t.update(agent('word '));
+		}
+		assert.deepEqual(t.changesSince(at).changes, [{ id: 2, rev: t.revision, append: 'word '.repeat(1000) }]);
+	});
+
+	it('keeps the appended text of the four entries streamed to last, and sends an older one whole', () => {
+		// Four answers streamed after the first one: the first lets its tail go.
+		const first = run([prompt('q0'), agent('a0 ')]);
+		const mid = first.revision;
+		first.update(agent('b0 '));
+		assert.deepEqual(first.changesSince(mid).changes, [{ id: 2, rev: first.revision, append: 'b0 ' }]);
+		for (let i = 1; i <= 4; i++) {
+			first.apply(prompt(`q${i}`));
+			first.update(agent(`a${i} `));
+			first.update(agent(`b${i} `));
+		}
+		const change = first.changesSince(mid).changes[0]!;
+		assert.ok('entry' in change && change.entry.id === 2, 'the first answer whole');
+		assert.equal(textOf(change.entry), 'a0 b0 ');
 	});
 
 	it('carries the session when it changed', () => {

@@ -9,9 +9,15 @@ import { entrySize } from './entrySizes';
 import type { Writable } from './modelValues';
 import type { Block, Entry, EntryChange, MessageEntry, TranscriptLimits } from './transcriptModel';
 
-/** How many recent text pieces, and characters, an entry keeps so a patch can carry only what was appended. */
-const TAIL_PIECES = 64;
+/**
+ * How many recent text pieces, and characters, an entry keeps so a patch can carry only what was
+ * appended. A fast agent sends hundreds of chunks between two patches (one a frame): with fewer
+ * pieces than that, every patch would carry the whole growing entry.
+ */
+const TAIL_PIECES = 4096;
 const TAIL_CHARS = 64 * 1024;
+/** How many entries keep such a tail at once: the ones text was last appended to (a thought and a message may stream in turns). */
+const TAIL_SLOTS = 4;
 
 export type WritableEntry = Entry extends infer E ? (E extends Entry ? Writable<E> : never) : never;
 /** An entry before it has an id and a revision. */
@@ -44,6 +50,8 @@ export class EntryStore {
 	private changed = false;
 	/** The revision at which the session's information last changed. */
 	private sessionRev = 0;
+	/** The entries that keep a tail, the one appended to last at the end. */
+	private tailSlots: Slot[] = [];
 
 	/** `forget` is told of each entry the caps drop, so the indexes that point at it let go. */
 	constructor(
@@ -147,10 +155,7 @@ export class EntryStore {
 	touch(slot: Slot): void {
 		this.changed = true;
 		slot.entry.rev = this.rev;
-		slot.tail = [];
-		slot.tailRevs = [];
-		slot.tailChars = 0;
-		slot.tailFloor = this.rev;
+		dropTail(slot);
 	}
 
 	/** `piece` was appended to the entry's last (text) block and nothing else changed. */
@@ -160,6 +165,7 @@ export class EntryStore {
 		if (piece.length === 0) {
 			return;
 		}
+		this.keepTail(slot);
 		slot.tail.push(piece);
 		slot.tailRevs.push(this.rev);
 		slot.tailChars += piece.length;
@@ -172,6 +178,21 @@ export class EntryStore {
 			}
 			slot.tailRevs.splice(0, drop);
 		}
+	}
+
+	/** `slot` keeps its tail; the entry appended to longest ago beyond {@link TAIL_SLOTS} lets its go (a page behind it gets it whole). */
+	private keepTail(slot: Slot): void {
+		const last = this.tailSlots[this.tailSlots.length - 1];
+		if (last === slot) {
+			return;
+		}
+		const at = this.tailSlots.indexOf(slot);
+		if (at >= 0) {
+			this.tailSlots.splice(at, 1);
+		} else if (this.tailSlots.length >= TAIL_SLOTS) {
+			dropTail(this.tailSlots.shift()!);
+		}
+		this.tailSlots.push(slot);
 	}
 
 	/** The session's information changed in this event. */
@@ -239,6 +260,14 @@ function exportEntry(slot: Slot): Entry {
 		(entry as Writable<MessageEntry>).blocks = [...slot.blocks];
 	}
 	return entry;
+}
+
+/** The entry keeps no appended text: a page behind its revision gets it whole. */
+function dropTail(slot: Slot): void {
+	slot.tail = [];
+	slot.tailRevs = [];
+	slot.tailChars = 0;
+	slot.tailFloor = slot.entry.rev;
 }
 
 function changeOf(slot: Slot, from: number): EntryChange {

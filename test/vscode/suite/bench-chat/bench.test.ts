@@ -12,8 +12,10 @@
 // folder, a performance trace of the streaming and of each scroll pass is written there (a .json the
 // browser's Performance panel opens), and summed up in the results as the main thread's processor
 // time (traceSummary.ts: per task, and by kind of work), which the machine's load hardly moves.
+// The extension host is profiled beside it (chat-<phase>-host.cpuprofile).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -51,10 +53,21 @@ const results: Record<string, unknown> = {};
 const traceDir = process.env.AGENT_LINK_BENCH_PROFILE;
 const cpu: Record<string, CpuSummary> = {};
 
+let hostProfiler: inspector.Session | undefined;
+
 async function startTrace(): Promise<void> {
 	if (traceDir) {
 		await trace('start');
+		// The extension host's own processor time, beside the page's trace.
+		hostProfiler = new inspector.Session();
+		hostProfiler.connect();
+		await postInspector(hostProfiler, 'Profiler.enable');
+		await postInspector(hostProfiler, 'Profiler.start');
 	}
+}
+
+function postInspector<T = unknown>(session: inspector.Session, method: string): Promise<T> {
+	return new Promise((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result as T))));
 }
 
 async function stopTrace(name: string): Promise<void> {
@@ -62,6 +75,12 @@ async function stopTrace(name: string): Promise<void> {
 		fs.mkdirSync(traceDir, { recursive: true });
 		const file = path.join(path.resolve(traceDir), `chat-${name}.json`);
 		await trace('stop', file);
+		if (hostProfiler) {
+			const { profile } = await postInspector<{ profile: unknown }>(hostProfiler, 'Profiler.stop');
+			fs.writeFileSync(path.join(path.resolve(traceDir), `chat-${name}-host.cpuprofile`), JSON.stringify(profile));
+			hostProfiler.disconnect();
+			hostProfiler = undefined;
+		}
 		cpu[name] = summarizeTrace(file);
 		const c = cpu[name];
 		console.log(`${name}, processor time of the main thread: ${c.tasks} tasks, ${c.totalMs} ms, ${c.over50} over 50 ms, longest ${c.longestMs} ms; ${Object.entries(c.by).slice(0, 6).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);

@@ -213,113 +213,154 @@ function closingRun(text: string, stack: Uint8Array, i: number, depth: number, f
 	return closes;
 }
 
+/** What a step of the scan did: went on past the character, closes a container with it, or found the text is not JSON. */
+const enum Step {
+	Next,
+	Close,
+	Fail,
+}
+
 /**
  * Checks that `text` is one JSON value and replaces each value that opens past
  * `maxDepth` (an object or array inside `maxDepth` others) by `null`. Returns
  * undefined if `text` is not JSON. One pass, one character at a time, nothing
- * built but the stack of open brackets (1 for an object, 0 for an array); one
- * function with its state in locals, several times faster than `JSON.parse` on
- * deep values. A bracket (with its key) repeated thousands of times, as a deep
- * value nearly always is, and the run of brackets closing them, are checked by
- * comparing the text with itself ({@link repeatsEnd}): a copy of text already
- * checked is valid in the same place.
+ * built but the stack of open brackets (1 for an object, 0 for an array),
+ * several times faster than `JSON.parse` on deep values. A bracket (with its key)
+ * repeated thousands of times, as a deep value nearly always is, and the run of
+ * brackets closing them, are checked by comparing the text with itself
+ * ({@link repeatsEnd}): a copy of text already checked is valid in the same place.
  */
 export function cutDeepValues(text: string, maxDepth: number): CutText | undefined {
-	const length = text.length;
-	let stack = openBrackets;
-	let depth = 0;
-	const cuts: Cuts = { parts: [], kept: 0 };
-	let cutFrom = -1;
+	return new DepthScan(text, maxDepth).run();
+}
+
+/** One scan of {@link cutDeepValues}: its state in fields of one shape, each step a method. */
+class DepthScan {
+	private stack = openBrackets;
+	private depth = 0;
+	private readonly cuts: Cuts = { parts: [], kept: 0 };
+	private cutFrom = -1;
 	// The last bracket opened, and the depth it made: while none has closed since, text[runFrom, i) opens
 	// one bracket and ends where a value is expected, as at runFrom, so a copy of it is valid at i too.
-	let runFrom = -1;
-	let runDepth = 0;
-	let expect = Expect.Value;
-	let i = 0;
-	while (i < length) {
-		const c = text.charCodeAt(i);
-		// White space; any other control character fails below, where it cannot stand.
-		if (c <= 0x20 && (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
-			i++;
-			continue;
-		}
-		if (expect === Expect.Value || expect === Expect.ValueOrClose) {
-			if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-				if (depth === maxDepth && cutFrom === -1) {
-					cutFrom = i;
-				}
-				// (Outside a value being cut, no further than the depth, where the next bracket opens one.)
-				const end = runFrom !== -1 && depth === runDepth && depth !== maxDepth ? repeatsEnd(text, runFrom, i, cutFrom === -1 ? maxDepth - depth : length) : i;
-				if (end > i) {
-					// Copies of the opener before this one: each opens one more bracket of its kind, and leaves expect as it is.
-					const levels = (end - i) / (i - runFrom);
-					stack = reserved(stack, depth + levels);
-					stack.fill(stack[depth - 1]!, depth, depth + levels);
-					depth += levels;
-					runFrom = end - (i - runFrom);
-					runDepth = depth;
-					i = end;
-					continue;
-				}
-				stack = reserved(stack, depth + 1);
-				runFrom = i;
-				stack[depth++] = c === OPEN_OBJECT ? 1 : 0;
-				runDepth = depth;
-				i++;
-				expect = c === OPEN_OBJECT ? Expect.KeyOrClose : Expect.ValueOrClose;
+	private runFrom = -1;
+	private runDepth = 0;
+	private expect = Expect.Value;
+	private i = 0;
+
+	constructor(
+		private readonly text: string,
+		private readonly maxDepth: number,
+	) {}
+
+	run(): CutText | undefined {
+		const text = this.text;
+		const length = text.length;
+		while (this.i < length) {
+			const c = text.charCodeAt(this.i);
+			// White space; any other control character fails below, where it cannot stand.
+			if (c <= 0x20 && (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+				this.i++;
 				continue;
 			}
-			if (expect === Expect.Value || c !== CLOSE_ARRAY) {
-				if ((i = scalarEnd(text, i)) === -1) {
-					return undefined;
-				}
-				expect = Expect.After;
-				continue;
-			}
-		} else if (expect === Expect.KeyOrClose || expect === Expect.Key) {
-			if (c === QUOTE) {
-				if ((i = stringEnd(text, i)) === -1) {
-					return undefined;
-				}
-				expect = Expect.Colon;
-				continue;
-			}
-			if (expect === Expect.Key || c !== CLOSE_OBJECT) {
+			const expect = this.expect;
+			const step = expect === Expect.Value || expect === Expect.ValueOrClose ? this.value(c) : expect === Expect.KeyOrClose || expect === Expect.Key ? this.key(c) : expect === Expect.Colon ? this.colon(c) : this.after(c);
+			if (step === Step.Fail) {
 				return undefined;
 			}
-		} else if (expect === Expect.Colon) {
-			if (c !== COLON) {
-				return undefined;
-			}
-			i++;
-			expect = Expect.Value;
-			continue;
-		} else {
-			if (depth === 0) {
-				return undefined;
-			}
-			const inObject = stack[depth - 1] === 1;
-			if (c === COMMA) {
-				i++;
-				expect = inObject ? Expect.Key : Expect.Value;
-				continue;
-			}
-			if (c !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) {
-				return undefined;
+			if (step === Step.Close) {
+				this.close();
 			}
 		}
-		// c closes the innermost container (and the same character repeated those around it, but never
-		// past the end of a value being cut), and a value being cut may end with it.
-		const closes = closingRun(text, stack, i, depth, cutFrom === -1 ? 0 : maxDepth + 1);
-		depth -= closes;
-		i += closes;
-		expect = Expect.After;
-		if (cutFrom !== -1 && depth === maxDepth) {
-			cutValue(cuts, text, cutFrom, i);
-			cutFrom = -1;
+		return this.expect === Expect.After && this.depth === 0 ? withCuts(text, this.cuts) : undefined;
+	}
+
+	/** Where a value (or, just after `[`, the `]`) is expected. */
+	private value(c: number): Step {
+		if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+			this.open(c);
+			return Step.Next;
+		}
+		if (this.expect === Expect.Value || c !== CLOSE_ARRAY) {
+			this.i = scalarEnd(this.text, this.i);
+			this.expect = Expect.After;
+			return this.i === -1 ? Step.Fail : Step.Next;
+		}
+		return Step.Close;
+	}
+
+	/** `c` opens an object or array, and copies of the opener that follow open one more each. */
+	private open(c: number): void {
+		const { i, depth, maxDepth, runFrom } = this;
+		if (depth === maxDepth && this.cutFrom === -1) {
+			this.cutFrom = i;
+		}
+		// (Outside a value being cut, no further than the depth, where the next bracket opens one.)
+		const end = runFrom !== -1 && depth === this.runDepth && depth !== maxDepth ? repeatsEnd(this.text, runFrom, i, this.cutFrom === -1 ? maxDepth - depth : this.text.length) : i;
+		if (end > i) {
+			// Copies of the opener before this one: each opens one more bracket of its kind, and leaves expect as it is.
+			const levels = (end - i) / (i - runFrom);
+			const stack = (this.stack = reserved(this.stack, depth + levels));
+			stack.fill(stack[depth - 1]!, depth, depth + levels);
+			this.depth = this.runDepth = depth + levels;
+			this.runFrom = end - (i - runFrom);
+			this.i = end;
+			return;
+		}
+		this.stack = reserved(this.stack, depth + 1);
+		this.runFrom = i;
+		this.stack[this.depth++] = c === OPEN_OBJECT ? 1 : 0;
+		this.runDepth = this.depth;
+		this.i++;
+		this.expect = c === OPEN_OBJECT ? Expect.KeyOrClose : Expect.ValueOrClose;
+	}
+
+	/** Where a key (or, just after `{`, the `}`) is expected. */
+	private key(c: number): Step {
+		if (c === QUOTE) {
+			this.i = stringEnd(this.text, this.i);
+			this.expect = Expect.Colon;
+			return this.i === -1 ? Step.Fail : Step.Next;
+		}
+		return this.expect === Expect.Key || c !== CLOSE_OBJECT ? Step.Fail : Step.Close;
+	}
+
+	private colon(c: number): Step {
+		if (c !== COLON) {
+			return Step.Fail;
+		}
+		this.i++;
+		this.expect = Expect.Value;
+		return Step.Next;
+	}
+
+	/** After a value: a comma or the bracket that closes the innermost container. */
+	private after(c: number): Step {
+		if (this.depth === 0) {
+			return Step.Fail;
+		}
+		const inObject = this.stack[this.depth - 1] === 1;
+		if (c === COMMA) {
+			this.i++;
+			this.expect = inObject ? Expect.Key : Expect.Value;
+			return Step.Next;
+		}
+		return c === (inObject ? CLOSE_OBJECT : CLOSE_ARRAY) ? Step.Close : Step.Fail;
+	}
+
+	/**
+	 * The character at `i` closes the innermost container (and the same character repeated those
+	 * around it, but never past the end of a value being cut), and a value being cut may end with it.
+	 */
+	private close(): void {
+		const closes = closingRun(this.text, this.stack, this.i, this.depth, this.cutFrom === -1 ? 0 : this.maxDepth + 1);
+		this.depth -= closes;
+		this.i += closes;
+		this.expect = Expect.After;
+		if (this.cutFrom !== -1 && this.depth === this.maxDepth) {
+			cutValue(this.cuts, this.text, this.cutFrom, this.i);
+			this.cutFrom = -1;
 		}
 	}
-	return expect === Expect.After && depth === 0 ? withCuts(text, cuts) : undefined;
 }
 
 function withCuts(text: string, cuts: Cuts): CutText {

@@ -545,6 +545,7 @@ export const suites = [
 		// agent installed, npm start's sample workspace and its README's steps.
 		name: 'nes-builtin',
 		vsix: true,
+		guests: ['editor-tools-vsix'],
 		settings: () => ({
 			'agentLink.nes.agent': 'Agent Link NES (built in)',
 		}),

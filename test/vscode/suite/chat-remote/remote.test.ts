@@ -2,8 +2,10 @@
 // on loopback (test/fixtures/remote/acp-server.mjs) in front of the fixture agent, reached over
 // WebSocket and over Streamable HTTP from `agentLink.agents` entries with `url`. The agent's file
 // read is answered by this editor; a server that asks for a token gets it from a password box
-// (kept in secret storage, never logged); a server that drops the connection mid-turn is
-// reconnected to and the chat goes on with session/resume.
+// (kept in secret storage, never logged; Escape stores nothing; HTTP 403 told apart from 401); a
+// server that drops the connection mid-turn is reconnected to and the chat goes on with
+// session/resume. Every question (the plain-text host, the password box) is answered with keys
+// only: it has the keyboard though a chat opens, and the chat gets it back once it is answered.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -11,13 +13,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
 import { api, repoRoot, waitUntil } from '../util';
 
 /** Into the README's folder with AGENT_LINK_SCREENSHOTS=1, else the temp folder, for a look. */
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
 const TOKEN = 'remote-token-5150';
+const GUARD_TOKEN = 'guard-token-8086';
+const NO_ACCESS_TOKEN = 'no-access-token-6502';
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const entries = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
 const agentText = (a: AgentLinkApi, key: string) =>
@@ -26,6 +30,13 @@ const agentText = (a: AgentLinkApi, key: string) =>
 		.flatMap((e) => ('blocks' in e ? e.blocks : []))
 		.map((b) => (b.type === 'text' ? b.text : ''))
 		.join('');
+/** Waits for the password box to be shown with the keyboard in it, and checks what it says. */
+async function passwordBox(says: RegExp): Promise<void> {
+	await waitFor(async () => (await query('.quick-input-widget input[type="password"]:focus', { visible: true })).count === 1, 'a password box with the keyboard', 30_000);
+	const text = (await query('.quick-input-widget', { visible: true })).texts.join(' ');
+	assert.match(text, says, 'the box says why');
+}
+const noPasswordBox = async () => (await query('.quick-input-widget input[type="password"]', { visible: true })).count === 0;
 const prompts = (a: AgentLinkApi, key: string) => entries(a, key).flatMap((e) => (e.kind === 'user' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')) : []));
 
 /** A remote server: the fixture server as a process of its own, its addresses, and its commands. */
@@ -82,6 +93,7 @@ describe('chat: agents on another machine', function () {
 	const servers: Server[] = [];
 	let plain: Server;
 	let locked: Server;
+	let guarded: Server;
 	let dropping: Server;
 	const go = path.join(os.tmpdir(), `agent-link-remote-go-${process.pid}`);
 	const store = path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`);
@@ -97,6 +109,7 @@ describe('chat: agents on another machine', function () {
 		const turn = [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Remote says hi. ' } }, { ask: { method: 'fs/read_text_file', params: { path: notes } } }];
 		plain = await Server.start(node, { fixture: { chatTurn: turn } });
 		locked = await Server.start(node, { token: TOKEN, fixture: { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Behind a token.' } }] } });
+		guarded = await Server.start(node, { token: GUARD_TOKEN, forbidden: NO_ACCESS_TOKEN, fixture: { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Guarded.' } }] } });
 		fs.rmSync(go, { force: true });
 		dropping = await Server.start(node, {
 			fixture: {
@@ -106,7 +119,7 @@ describe('chat: agents on another machine', function () {
 				chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working…' } }, { waitForFile: go }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' Back again.' } }],
 			},
 		});
-		servers.push(plain, locked, dropping);
+		servers.push(plain, locked, guarded, dropping);
 		await section.update(
 			'agents',
 			{
@@ -114,6 +127,7 @@ describe('chat: agents on another machine', function () {
 				'Remote WS': { url: plain.urls.ws },
 				'Remote HTTP': { url: plain.urls.http },
 				'Remote Locked': { url: locked.urls.ws },
+				'Remote Guarded': { url: guarded.urls.http },
 				'Remote Dropping': { url: dropping.urls.http },
 				// Not this machine, over plain text (TEST-NET-1: nothing answers there).
 				'Remote Far': { url: 'ws://192.0.2.1:9/acp' },
@@ -153,24 +167,64 @@ describe('chat: agents on another machine', function () {
 		});
 	}
 
-	it('asks for the token in a password box when the server answers 401, keeps it in secret storage, never logs it', async () => {
+	it('the password box declined with Escape: the chat says no credential was given and how to try again; nothing is stored', async () => {
 		const a = chatApi();
 		const opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Locked');
-		await waitFor(async () => (await query('.quick-input-widget input[type="password"]', { visible: true })).count === 1, 'a password box', 30_000);
-		assert.ok((await query('.quick-input-widget', { visible: true })).texts.some((t) => t.includes('HTTP 401')), 'the box says why');
+		await passwordBox(/asks for a credential \(HTTP 401\)/);
+		await press('Escape');
+		const key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key)?.state === 'failed', 30_000, 'the chat failed without a credential');
+		assert.match(a.chatController.tab(key)?.detail ?? '', /HTTP 401\)\. No credential was given, so nothing was stored\. Start a new chat with Remote Locked \(or Restart Agent\) to be asked again\./);
+		await waitFor(async () => (await webviewQuery('.banner')).texts.some((t) => t.includes('No credential was given')), 'the chat says so');
+		assert.ok(a.recentLog().some((l) => /No credential given for Remote Locked; nothing was stored/.test(l)));
+		assert.ok(!a.recentLog().some((l) => /Kept a credential for Remote Locked/.test(l)), 'nothing stored');
+		await a.chatController.closeTab(key);
+	});
+
+	it('asks again for the token on the next chat, keeps it in secret storage, never logs it; the chat has the keyboard after', async () => {
+		const a = chatApi();
+		const opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Locked');
+		await passwordBox(/asks for a credential \(HTTP 401\)/);
 		await type(TOKEN, 5);
 		await press('Enter');
 		const key = await opening;
 		assert.ok(key);
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat open with the token');
-		// The password box had the keyboard while the chat opened; the chat is shown again to type in it.
-		await a.chatController.showTab(key);
+		// The password box had the keyboard while the chat opened; the chat takes it back once the box is answered.
 		await waitForSteady(inputFocused, 'the input focused');
 		await type('hello', 10);
 		await press('Enter');
 		await waitUntil(() => agentText(a, key).includes('Behind a token.'), 20_000, 'the answer');
 		assert.ok(!a.recentLog().some((l) => l.includes(TOKEN)), 'the token is in no log line');
 		assert.ok(a.recentLog().some((l) => /Kept a credential for Remote Locked \(secret storage\)/.test(l)));
+	});
+
+	it('HTTP 403 is told apart from 401: a credential without access is said so and not asked about in a loop; a stored one refused is asked for again', async () => {
+		const a = chatApi();
+		let opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Guarded');
+		await passwordBox(/asks for a credential \(HTTP 401\)/);
+		await type(NO_ACCESS_TOKEN, 5);
+		await press('Enter');
+		let key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key!)?.state === 'failed', 30_000, 'the chat failed: the credential has no access');
+		assert.match(a.chatController.tab(key)?.detail ?? '', /refused the credential \(HTTP 403: wrong, or without access there\)\. The credential just given has no access there either\./);
+		assert.ok(await noPasswordBox(), 'not asked again in a loop');
+		await a.chatController.closeTab(key);
+		// The next chat sends the stored credential, is refused (403), and the box says so.
+		opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Guarded');
+		await passwordBox(/refused the stored credential \(HTTP 403\): it is wrong or has no access there/);
+		await type(GUARD_TOKEN, 5);
+		await press('Enter');
+		key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key!)?.state === 'ready', 30_000, 'the chat open with the other token');
+		await waitForSteady(inputFocused, 'the input focused');
+		await type('hello', 10);
+		await press('Enter');
+		await waitUntil(() => agentText(a, key!).includes('Guarded.'), 20_000, 'the answer');
+		assert.ok(!a.recentLog().some((l) => l.includes(GUARD_TOKEN) || l.includes(NO_ACCESS_TOKEN)), 'no token in the log');
 	});
 
 	it('a connection dropped mid-turn: the turn fails, the agent is connected to again, the chat resumes and what was typed is kept', async () => {
@@ -197,13 +251,13 @@ describe('chat: agents on another machine', function () {
 	it('asks before plain text to another machine: Escape connects to nothing, Connect is remembered for the host', async () => {
 		const a = chatApi();
 		const dialog = async () => (await query('.quick-input-widget', { visible: true })).texts.join(' ');
+		const questionFocused = async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0;
 		const connecting = () => a.recentLog().filter((l) => l.includes('Connecting to ws://192.0.2.1:9/acp')).length;
 		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
 		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question about plain text', 20_000);
 		assert.match(await dialog(), /Connect to 192\.0\.2\.1:9 without encryption/);
-		// The new chat's page takes the keyboard as it opens, after the question is shown: a click gives it back.
-		await click('.quick-input-widget input');
-		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		// Asked before the chat opens: the question keeps the keyboard.
+		await waitForSteady(questionFocused, 'the question to have the keyboard');
 		await press('Escape');
 		await waitUntil(() => a.recentLog().some((l) => /Not connecting to 192\.0\.2\.1:9/.test(l)), 10_000, 'declined');
 		assert.equal(connecting(), 0, 'nothing was sent there');
@@ -213,10 +267,11 @@ describe('chat: agents on another machine', function () {
 		// Asked again (a refusal is not remembered); Connect is.
 		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
 		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question again', 20_000);
-		await click('.quick-input-widget input');
-		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		await waitForSteady(questionFocused, 'the question to have the keyboard');
 		await press('Enter'); // the first choice: Connect
 		await waitUntil(() => connecting() === 1, 10_000, 'connecting after Connect');
+		// The chat opens after the answer, with the keyboard in its input.
+		await waitForSteady(inputFocused, 'the input focused');
 		for (const key of [...a.chatController.tabKeys]) {
 			await a.chatController.closeTab(key);
 		}

@@ -6,16 +6,20 @@
 // server that drops the connection mid-turn is reconnected to and the chat goes on with
 // session/resume. Every question (the plain-text host, the password box) is answered with keys
 // only: it has the keyboard though a chat opens, and the chat gets it back once it is answered.
+// A remote NES agent (the scripted one behind the server) gets its editor-state requests answered
+// and its suggestion shown in the editor, accepted with Tab.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { EditorStateMethods } from '../../../../src/common/editorStateProtocol';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { GHOST_TEXT, press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
-import { api, repoRoot, waitUntil } from '../util';
+import { api, repoRoot, waitForState, waitUntil } from '../util';
 
 /** Into the README's folder with AGENT_LINK_SCREENSHOTS=1, else the temp folder, for a look. */
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
@@ -95,6 +99,7 @@ describe('chat: agents on another machine', function () {
 	let locked: Server;
 	let guarded: Server;
 	let dropping: Server;
+	let nesServer: Server;
 	const go = path.join(os.tmpdir(), `agent-link-remote-go-${process.pid}`);
 	const store = path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`);
 
@@ -119,7 +124,8 @@ describe('chat: agents on another machine', function () {
 				chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working…' } }, { waitForFile: go }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' Back again.' } }],
 			},
 		});
-		servers.push(plain, locked, guarded, dropping);
+		nesServer = await Server.start(node, { agent: 'nes-scripted-agent.mjs', fixture: { revision: 'merged' } });
+		servers.push(plain, locked, guarded, dropping, nesServer);
 		await section.update(
 			'agents',
 			{
@@ -129,6 +135,7 @@ describe('chat: agents on another machine', function () {
 				'Remote Locked': { url: locked.urls.ws },
 				'Remote Guarded': { url: guarded.urls.http },
 				'Remote Dropping': { url: dropping.urls.http },
+				'Remote NES': { url: nesServer.urls.ws },
 				// Not this machine, over plain text (TEST-NET-1: nothing answers there).
 				'Remote Far': { url: 'ws://192.0.2.1:9/acp' },
 			},
@@ -246,6 +253,47 @@ describe('chat: agents on another machine', function () {
 		await press('Enter');
 		await waitUntil(() => agentText(a, key).includes('Back again.'), 30_000, 'the next turn answered after the reconnect');
 		assert.deepEqual(prompts(a, key), ['start the long job', typedMeanwhile]);
+	});
+
+	it('a remote NES agent: its editor-state requests are answered, its suggestion shows in the editor and Tab accepts it', async () => {
+		const a = chatApi();
+		const any = z.unknown();
+		const nes = (method: string, params: Record<string, unknown>) => a.nesAgents.readyAgent!.handle.connection.sendRequest(method, params, any) as Promise<Record<string, unknown>>;
+		await vscode.workspace.getConfiguration('agentLink').update('nes.agent', 'Remote NES', vscode.ConfigurationTarget.Global);
+		try {
+			await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === 'Remote NES');
+			assert.equal(a.nesAgents.readyAgent?.handle.isRemote, true);
+			await waitUntil(() => a.nes.current?.agent.name === 'Remote NES' && a.nesController.state !== 'off', 15_000, 'the NES session with the remote agent');
+			const file = vscode.Uri.file(path.join(folder(), 'remote-nes.txt'));
+			fs.writeFileSync(file.fsPath, 'const greeting = "hello";\nconsole.log(gre\n');
+			const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+			const cursor = new vscode.Position(1, 15);
+			editor.selection = new vscode.Selection(cursor, cursor);
+			await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+			// Editor state, asked by the agent over the remote transport and answered by this editor.
+			const sessionId = a.nes.current!.id;
+			const active = (await nes('_test/ask', { method: EditorStateMethods.activeDocument, params: { sessionId } })) as { result?: { document?: { uri?: string } | null } };
+			assert.equal(active.result?.document?.uri, file.toString(), JSON.stringify(active));
+			const open = (await nes('_test/ask', { method: EditorStateMethods.openDocuments, params: { sessionId } })) as { result?: { documents?: { uri: string }[] } };
+			assert.ok(open.result?.documents?.some((d) => d.uri === file.toString()), JSON.stringify(open));
+			// A suggestion at the end of what is typed: shown as ghost text, Tab inserts it.
+			const suggestion = { kind: 'edit', id: 'remote-tab', uri: file.toString(), edits: [{ range: { start: { line: 1, character: 17 }, end: { line: 1, character: 17 } }, newText: 'ing);' }] };
+			await nes('_test/script', { entries: [{ at: { line: 1, character: 17 }, suggestions: [suggestion] }] });
+			await type('et');
+			await waitUntil(() => a.nesController.shown?.presentation.id === 'remote-tab' && a.nesController.keysReady, 15_000, 'the remote suggestion shown');
+			await waitFor(async () => (await query(GHOST_TEXT, { visible: true })).texts.join('').includes('ing);'), 'the ghost text drawn');
+			await screenshot(path.join(SHOTS, 'chat-remote-nes.png'));
+			await press('Tab');
+			await waitUntil(() => editor.document.lineAt(1).text === 'console.log(greeting);', 10_000, 'the accepted text');
+			await waitUntil(
+				async () => ((await nes('_test/received', {})) as unknown as { method: string; params: { id?: string } }[]).some((r) => r.method === 'nes/accept' && r.params.id === 'remote-tab'),
+				10_000,
+				'nes/accept at the remote agent',
+			);
+			await vscode.workspace.saveAll(false);
+		} finally {
+			await vscode.workspace.getConfiguration('agentLink').update('nes.agent', undefined, vscode.ConfigurationTarget.Global);
+		}
 	});
 
 	it('asks before plain text to another machine: Escape connects to nothing, Connect is remembered for the host', async () => {

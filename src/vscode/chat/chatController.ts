@@ -86,7 +86,7 @@ export class ChatController implements vscode.Disposable {
 		this.remote = new RemoteQuestions(pool.remoteAccess, {
 			selectedAgent: () => tabs.get(tabs.selected)?.agentName,
 			isSelected: (tab) => tabs.get(tabs.selected) === tab,
-			isRemote: (name) => agents.findChoice(name)?.definition,
+			definition: (name) => agents.findChoice(name)?.definition,
 			showSelected: () => void this.showTab(undefined),
 		});
 		this.pages = new ChatPages({

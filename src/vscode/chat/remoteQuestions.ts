@@ -18,7 +18,7 @@ export interface RemoteQuestionsHost {
 	/** Whether `tab` is the selected chat. */
 	isSelected(tab: StartingTab): boolean;
 	/** The definition of the agent `name`, if there is one. */
-	isRemote(name: string): AgentDefinition | undefined;
+	definition(name: string): AgentDefinition | undefined;
 	/** Shows the selected chat, the keyboard in its input. */
 	showSelected(): void;
 }
@@ -85,7 +85,7 @@ export class RemoteQuestions implements vscode.Disposable {
 	}
 
 	private remote(name: string): boolean {
-		const definition = this.host.isRemote(name);
+		const definition = this.host.definition(name);
 		return definition !== undefined && isRemoteDefinition(definition);
 	}
 }

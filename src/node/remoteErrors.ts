@@ -11,7 +11,7 @@ export class RemoteAuthError extends Error {
 		readonly status: number,
 		url: string,
 	) {
-		super(`${describeUrl(url)} refused the credential (HTTP ${status}).`);
+		super(status === 403 ? `${describeUrl(url)} refused the credential (HTTP 403: wrong, or without access there).` : `${describeUrl(url)} wants a valid credential (HTTP ${status}).`);
 		this.name = 'RemoteAuthError';
 	}
 }
@@ -30,4 +30,16 @@ export class RemoteLinkError extends Error {
 /** Whether `error` is a {@link RemoteAuthError}, from whichever bundle made it. */
 export function isRemoteAuthError(error: unknown): error is RemoteAuthError {
 	return error instanceof Error && error.name === 'RemoteAuthError' && typeof (error as { status?: unknown }).status === 'number';
+}
+
+/**
+ * What the chat says when a remote agent stays refused: `asked` whether the user was asked for a
+ * credential and gave none (nothing stored; the next start asks again), else the one just given was
+ * refused too (HTTP 403) and nothing more is asked in this start.
+ */
+export function refusedMessage(name: string, cause: RemoteAuthError, asked: boolean): string {
+	if (asked) {
+		return `${cause.message} No credential was given, so nothing was stored. Start a new chat with ${name} (or Restart Agent) to be asked again.`;
+	}
+	return `${cause.message} The credential just given has no access there either. Check the token with the server's owner, then start a new chat with ${name} to enter another.`;
 }

@@ -18,7 +18,7 @@ import { WireTracer } from '../common/trace';
 import { CommandNotFoundError } from '../node/agentProcess';
 import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
 import { InvalidResponseError } from '../node/connection';
-import { isRemoteAuthError, type RemoteAuthError } from '../node/remoteErrors';
+import { isRemoteAuthError, refusedMessage, type RemoteAuthError } from '../node/remoteErrors';
 import { isRemoteDefinition } from '../common/remoteAgent';
 import type { ConfigService } from './config';
 import type { ExtensionLog } from './log';
@@ -185,7 +185,7 @@ export class AgentManager implements vscode.Disposable {
 	 * Starts `choice`: the process (spawnFor), then its features attached and the handshake
 	 * (handshake). A later launch or a stop (a new generation) overtakes it at every step.
 	 */
-	private async launch(choice: AgentChoice): Promise<void> {
+	private async launch(choice: AgentChoice, credentialGiven = false): Promise<void> {
 		const generation = ++this.generation;
 		this.clearRestartTimer();
 		// Starting from the moment it is asked for, so a role that joins now shares this launch.
@@ -213,7 +213,7 @@ export class AgentManager implements vscode.Disposable {
 		for (const feature of this.features) {
 			feature.attach?.(running);
 		}
-		await this.handshake(choice, running, generation);
+		await this.handshake(choice, running, generation, credentialGiven);
 	}
 
 	/** The agent's process, with its settings' environment; undefined when it failed (said) or was overtaken. */
@@ -252,7 +252,7 @@ export class AgentManager implements vscode.Disposable {
 	}
 
 	/** `initialize`, then the agent is ready: said, and each feature set up for it. */
-	private async handshake(choice: AgentChoice, running: RunningAgent, generation: number): Promise<void> {
+	private async handshake(choice: AgentChoice, running: RunningAgent, generation: number, credentialGiven: boolean): Promise<void> {
 		const { handle } = running;
 		let initialized: ValidatedInitializeResponse;
 		try {
@@ -266,7 +266,7 @@ export class AgentManager implements vscode.Disposable {
 				return; // stopped, replaced, or the crash handler has it
 			}
 			if (isRemoteAuthError(error)) {
-				await this.onRefused(choice, running, error);
+				await this.onRefused(choice, running, error, credentialGiven);
 				return;
 			}
 			if (error instanceof UnsupportedProtocolError || error instanceof InvalidResponseError || !handle.connection.isClosed) {
@@ -300,7 +300,7 @@ export class AgentManager implements vscode.Disposable {
 		if (isRemoteAuthError(cause)) {
 			// Refused at connect: the launch under way asks for the credential (handshake), so whoever waits for it waits for that too.
 			if (this.ready?.handle === running.handle) {
-				await this.onRefused(choice, running, cause);
+				await this.onRefused(choice, running, cause, false);
 			}
 			return;
 		}
@@ -334,9 +334,10 @@ export class AgentManager implements vscode.Disposable {
 	/**
 	 * A remote agent's server refused the credential (HTTP 401/403): the credential is asked for
 	 * again and the agent connected to with it, within the same launch (a chat waiting for the agent
-	 * waits for the answer); without one it stays failed. Never retried blindly.
+	 * waits for the answer); without one it stays failed. Never retried blindly, and a 403 for a
+	 * credential just given is not asked about again (no loop): the chat says why (remoteErrors.ts).
 	 */
-	private async onRefused(choice: AgentChoice, running: RunningAgent, cause: RemoteAuthError): Promise<void> {
+	private async onRefused(choice: AgentChoice, running: RunningAgent, cause: RemoteAuthError, credentialGiven: boolean): Promise<void> {
 		const generation = this.generation;
 		this.running = undefined;
 		this.ready = undefined;
@@ -345,14 +346,15 @@ export class AgentManager implements vscode.Disposable {
 		this.log.warn(`${choice.name}: ${cause.message}`);
 		await this.trackTeardown(running.handle.dispose());
 		const definition = choice.definition;
-		const given = isRemoteDefinition(definition) && this.remoteAccess ? await this.remoteAccess.askAgain(choice.name, definition, cause.status) : false;
+		const ask = !(cause.status === 403 && credentialGiven);
+		const given = ask && isRemoteDefinition(definition) && this.remoteAccess ? await this.remoteAccess.askAgain(choice.name, definition, cause.status, credentialGiven) : false;
 		if (generation !== this.generation) {
 			return;
 		}
 		if (given) {
-			await this.launch(choice);
+			await this.launch(choice, true);
 		} else {
-			this.setState({ kind: 'failed', name: choice.name, message: `${cause.message} No credential was given.` });
+			this.setState({ kind: 'failed', name: choice.name, message: refusedMessage(choice.name, cause, ask) });
 		}
 	}
 

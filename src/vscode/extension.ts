@@ -133,6 +133,7 @@ async function setUp(context: vscode.ExtensionContext, log: ExtensionLog, activa
 	const remoteAccess = new EditorRemoteAccess(context.secrets, context.globalState, log);
 	const agentPool = new AgentPool(config, log, clientInfo, credentials, remoteAccess);
 	pool = agentPool;
+	context.subscriptions.push(remoteAccess);
 	// Two roles hold agents of the pool: the chat agent and the NES agent (nes/nesAgent.ts); one
 	// process when both name the same agent.
 	const agents = new AgentRole('chat', agentPool);
@@ -239,7 +240,7 @@ function setUpChat({ context, log, config, version, credentials, remoteAccess, a
 	const history = new ChatHistory(historyFolder, context.workspaceState, () => ({ maxBytes: config.current.history.maxBytes }), log);
 	// Running from its source (a development host, tests), the chat view tells how to build a page that is missing.
 	const view = new ChatViewProvider(context.extensionUri, () => controller, log, runsFromSource(context.extensionUri, context.extensionMode));
-	const controller: ChatController = new ChatController(sessions, agents, agentPool, log, () => view.reveal(), terminals, history, { access: fileAccess, changes: agentChanges, turns: turnChanges, checkpoints }, openctx);
+	const controller: ChatController = new ChatController(sessions, agents, agentPool, log, (preserveFocus) => view.reveal(preserveFocus), terminals, history, { access: fileAccess, changes: agentChanges, turns: turnChanges, checkpoints }, openctx);
 	chatControllerRef = controller;
 	// The history picker is loaded from dist/history-picker.js the first time it is shown.
 	let picker: HistoryPicker | undefined;

@@ -6,6 +6,10 @@
  * - The secret (a bearer token or API key) is asked for in a password box when the server asks
  *   for one (HTTP 401/403) and kept in the editor's secret storage, keyed by the agent's name and
  *   the server's origin, so a changed address never gets the old secret. Never in settings or the log.
+ *   HTTP 401 (no credential, or a wrong one) and 403 (the credential is refused: wrong, or without
+ *   access) are told apart in the box; declining stores nothing.
+ * - While a question is open {@link EditorRemoteAccess.onDidAsk} says so, so that the chat does not
+ *   take the keyboard from it, and takes it back once it is answered.
  */
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
@@ -17,50 +21,111 @@ const HOSTS_KEY = 'agentLink.plainTextHosts';
 const INDEX_KEY = 'agentLink.remoteAgents';
 const storedSchema = z.object({ origin: z.string(), secret: z.string() });
 
-/** What a remote agent's launch needs from the user; undefined: the user declined, so it does not connect. */
-export interface RemoteAccess {
-	/** Confirms a plain-text host when need be; then the stored secret, if any. */
-	prepare(name: string, definition: RemoteAgentDefinition): Promise<{ readonly secret: string | undefined } | undefined>;
-	/** The server refused the credential: asks for it again (stored when given). Resolves whether one was given. */
-	askAgain(name: string, definition: RemoteAgentDefinition, status: number): Promise<boolean>;
+/** A question about the agent `name` opened or was answered. */
+export interface RemoteQuestion {
+	readonly name: string;
+	readonly open: boolean;
 }
 
-export class EditorRemoteAccess implements RemoteAccess {
+/** What a remote agent's launch needs from the user; undefined: the user declined, so it does not connect. */
+export interface RemoteAccess {
+	/** Whether a question is open now. */
+	readonly asking: boolean;
+	/** Fires when a question opens and when it is answered. */
+	readonly onDidAsk: vscode.Event<RemoteQuestion>;
+	/** Confirms a plain-text host when need be (one question per host at a time). Resolves whether it may connect. */
+	confirm(name: string, definition: RemoteAgentDefinition): Promise<boolean>;
+	/** {@link confirm}, then the stored secret, if any. */
+	prepare(name: string, definition: RemoteAgentDefinition): Promise<{ readonly secret: string | undefined } | undefined>;
+	/**
+	 * The server refused the credential (HTTP `status`): asks for it again (stored when given).
+	 * `again`: the one just given was refused. Resolves whether one was given.
+	 */
+	askAgain(name: string, definition: RemoteAgentDefinition, status: number, again: boolean): Promise<boolean>;
+}
+
+export class EditorRemoteAccess implements RemoteAccess, vscode.Disposable {
+	private readonly confirming = new Map<string, Promise<boolean>>();
+	private readonly askEmitter = new vscode.EventEmitter<RemoteQuestion>();
+	private openQuestions = 0;
+	/** Fires when a question (a confirmation, a password box) opens and when it is answered. */
+	readonly onDidAsk = this.askEmitter.event;
+
 	constructor(
 		private readonly secrets: vscode.SecretStorage,
 		private readonly state: vscode.Memento,
 		private readonly log: Logger,
 	) {}
 
-	async prepare(name: string, definition: RemoteAgentDefinition): Promise<{ readonly secret: string | undefined } | undefined> {
+	get asking(): boolean {
+		return this.openQuestions > 0;
+	}
+
+	confirm(name: string, definition: RemoteAgentDefinition): Promise<boolean> {
 		const host = plainTextRemoteHost(definition.url);
-		if (host && !this.allowedHosts().includes(host)) {
-			const connect = { label: `$(warning) Connect to ${host} without encryption`, detail: 'Remembered for this host. Prefer https:// or wss://.' };
-			const chosen = await vscode.window.showQuickPick([connect, { label: "Don't connect" }], {
-				title: `Agent Link: ${name} is at ${describeUrl(definition.url)}, on another machine`,
-				placeHolder: 'Without encryption your code, the chat and the credential can be read on the way',
-				ignoreFocusOut: true,
-			});
-			const pick = chosen === connect ? 'Connect' : undefined;
-			if (pick !== 'Connect') {
-				this.log.info(`Not connecting to ${host}: the plain-text address was not confirmed.`);
-				return undefined;
-			}
-			await this.state.update(HOSTS_KEY, [...this.allowedHosts(), host].sort());
+		if (!host || this.allowedHosts().includes(host)) {
+			return Promise.resolve(true);
+		}
+		let pending = this.confirming.get(host);
+		if (!pending) {
+			pending = this.askHost(name, definition, host).finally(() => this.confirming.delete(host));
+			this.confirming.set(host, pending);
+		}
+		return pending;
+	}
+
+	async prepare(name: string, definition: RemoteAgentDefinition): Promise<{ readonly secret: string | undefined } | undefined> {
+		if (!(await this.confirm(name, definition))) {
+			return undefined;
 		}
 		return { secret: await this.secret(name, definition) };
 	}
 
-	async askAgain(name: string, definition: RemoteAgentDefinition, status: number): Promise<boolean> {
-		const value = await vscode.window.showInputBox({
-			title: `Agent Link: ${name}`,
-			prompt: `${describeUrl(definition.url)} answered HTTP ${status}: enter the token or key it takes (sent in the ${definition.authHeader} header; kept in the editor's secret storage).`,
-			password: true,
-			ignoreFocusOut: true,
-			placeHolder: 'Token or key',
-		});
+	dispose(): void {
+		this.askEmitter.dispose();
+	}
+
+	private async askHost(name: string, definition: RemoteAgentDefinition, host: string): Promise<boolean> {
+		const connect = { label: `$(warning) Connect to ${host} without encryption`, detail: 'Remembered for this host. Prefer https:// or wss://.' };
+		const chosen = await this.asked(name, () =>
+			vscode.window.showQuickPick([connect, { label: "Don't connect" }], {
+				title: `Agent Link: ${name} is at ${describeUrl(definition.url)}, on another machine`,
+				placeHolder: 'Without encryption your code, the chat and the credential can be read on the way',
+				ignoreFocusOut: true,
+			}),
+		);
+		if (chosen !== connect) {
+			this.log.info(`Not connecting to ${host}: the plain-text address was not confirmed.`);
+			return false;
+		}
+		await this.state.update(HOSTS_KEY, [...new Set([...this.allowedHosts(), host])].sort());
+		return true;
+	}
+
+	/** Runs a question, saying that it is open meanwhile. */
+	private async asked<T>(name: string, question: () => Thenable<T>): Promise<T> {
+		this.openQuestions++;
+		this.askEmitter.fire({ name, open: true });
+		try {
+			return await question();
+		} finally {
+			this.openQuestions--;
+			this.askEmitter.fire({ name, open: false });
+		}
+	}
+
+	async askAgain(name: string, definition: RemoteAgentDefinition, status: number, again: boolean): Promise<boolean> {
+		const value = await this.asked(name, () =>
+			vscode.window.showInputBox({
+				title: `Agent Link: ${name}`,
+				prompt: `${refusal(describeUrl(definition.url), status, again)} Enter the token or key it takes (sent in the ${definition.authHeader} header; kept in the editor's secret storage).`,
+				password: true,
+				ignoreFocusOut: true,
+				placeHolder: 'Token or key',
+			}),
+		);
 		if (!value?.trim()) {
-			this.log.info(`No credential given for ${name}.`);
+			this.log.info(`No credential given for ${name}; nothing was stored.`);
 			return false;
 		}
 		await this.secrets.store(SECRET_PREFIX + name, JSON.stringify({ origin: new URL(definition.url).origin, secret: value.trim() }));
@@ -104,4 +169,12 @@ export class EditorRemoteAccess implements RemoteAccess {
 		const hosts = this.state.get<unknown>(HOSTS_KEY);
 		return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : [];
 	}
+}
+
+/** Why the box asks: 401 (none, or a wrong one) and 403 (refused: wrong, or without access) told apart. */
+function refusal(where: string, status: number, again: boolean): string {
+	if (status === 403) {
+		return `${where} refused the ${again ? 'credential just given' : 'stored credential'} (HTTP 403): it is wrong or has no access there.`;
+	}
+	return again ? `${where} did not accept the credential just given (HTTP ${status}).` : `${where} asks for a credential (HTTP ${status}).`;
 }

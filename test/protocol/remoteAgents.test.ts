@@ -101,6 +101,18 @@ for (const profile of ['http', 'websocket'] as const) {
 			assert.ok(!log.lines.some((l) => l.includes('s3cret-token')), 'the secret is never logged');
 		});
 
+		it('answers HTTP 403 (a credential without access) with a RemoteAuthError of its own status and message, apart from 401', async () => {
+			const server = await serve({ token: 'good-token', forbidden: 'no-access-token' });
+			const refused = await connect(server.url(profile), { secret: 'no-access-token' });
+			const cause = closeCause(refused);
+			await assert.rejects(refused.initialize(clientInfo, {}));
+			const error = await cause;
+			assert.ok(error instanceof RemoteAuthError, `got ${error.name}: ${error.message}`);
+			assert.equal(error.status, 403);
+			assert.match(error.message, /refused the credential \(HTTP 403: wrong, or without access there\)/);
+			assert.doesNotMatch(error.message, /no-access-token/);
+		});
+
 		it('gives up on a server that never answers within the connect timeout, with a clear error', async () => {
 			const server = await serve({ stall: true });
 			const h = await connect(server.url(profile), { connectTimeoutMs: 500 });

@@ -8,6 +8,8 @@ export interface RemoteServerOptions {
 	readonly agent?: string;
 	readonly fixture?: Record<string, unknown>;
 	readonly token?: string;
+	/** A token answered 403 (known, but without access). */
+	readonly forbidden?: string;
 	readonly stall?: boolean;
 }
 

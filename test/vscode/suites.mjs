@@ -781,9 +781,16 @@ export const suites = [
 	{
 		// Agents on another machine (url entries): the SDK's AcpServer on loopback in front of the fixture
 		// agent, started by the suite, over WebSocket and Streamable HTTP; a token asked for in a password
-		// box; a connection dropped mid-turn and the chat resumed.
+		// box; a connection dropped mid-turn and the chat resumed; next edit suggestions from a remote agent.
 		name: 'chat-remote',
-		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'agentLink.trace': 'messages' }),
+		settings: () => ({
+			'agentLink.defaultAgent': 'Fixture Agent',
+			'agentLink.trace': 'messages',
+			// Nothing but the test and the agent may change the documents (the NES test types in an editor).
+			'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+			'editor.suggestOnTriggerCharacters': false,
+			'editor.wordBasedSuggestions': 'off',
+		}),
 		prepare(workspace) {
 			writeFileSync(join(workspace, 'README.md'), '# Remote\n');
 		},

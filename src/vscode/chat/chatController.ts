@@ -37,6 +37,7 @@ import { EditorRequests } from './editorRequests';
 import { HistoryTabs } from './historyTabs';
 import { pageCommandHandlers, type ChatCommandHost } from './pageCommandHandlers';
 import { promptBlocks } from './promptBlocks';
+import { RemoteQuestions } from './remoteQuestions';
 import { SessionStart, pickFolder } from './sessionStart';
 import { TabFiles, type ChatFiles } from './tabFiles';
 import { TabList } from './tabList';
@@ -55,6 +56,7 @@ export class ChatController implements vscode.Disposable {
 	private readonly historyTabs: HistoryTabs;
 	private readonly tabFiles: TabFiles;
 	private readonly editor: EditorRequests;
+	private readonly remote: RemoteQuestions;
 	private readonly disposables: vscode.Disposable[] = [];
 	private readonly tabsEmitter = new vscode.EventEmitter<void>();
 	/** Fires when tabs open, close or change state. */
@@ -67,8 +69,8 @@ export class ChatController implements vscode.Disposable {
 		private readonly agents: AgentRole,
 		pool: AgentPool,
 		private readonly log: ExtensionLog,
-		/** Shows the chat (the view, or a chat editor) and resolves once a page is there. */
-		private readonly reveal: () => Promise<void>,
+		/** Shows the chat (the view, or a chat editor; without taking the keyboard when told) and resolves once a page is there. */
+		private readonly reveal: (preserveFocus?: boolean) => Promise<void>,
 		private readonly terminals: ChatTerminals,
 		readonly history: ChatHistory,
 		/** The agents' file reads and writes, the review of their changes, and what each turn changed. */
@@ -81,6 +83,12 @@ export class ChatController implements vscode.Disposable {
 		this.saver = new TabSaver(history);
 		this.asks = new UserAsks({ log, visible: () => this.visible, showTab: (key) => this.showTab(key), ...draw });
 		this.editor = new EditorRequests(openctx);
+		this.remote = new RemoteQuestions(pool.remoteAccess, {
+			selectedAgent: () => tabs.get(tabs.selected)?.agentName,
+			isSelected: (tab) => tabs.get(tabs.selected) === tab,
+			definition: (name) => agents.findChoice(name)?.definition,
+			showSelected: () => void this.showTab(undefined),
+		});
 		this.pages = new ChatPages({
 			log,
 			tabs,
@@ -105,6 +113,7 @@ export class ChatController implements vscode.Disposable {
 				}
 			}),
 			this.editor,
+			this.remote,
 			this.onDidChangeTabs(() => this.historyTabs.keepOpenTabs()),
 		);
 		this.restored = this.historyTabs.restore().catch((error: unknown) => this.log.error(`Chat: the tabs of the last window could not be opened again: ${errorMessage(error)}`));
@@ -174,7 +183,7 @@ export class ChatController implements vscode.Disposable {
 	 * Opens a chat tab with `agentName` (default: the chat role's agent, **Select Agent**; asked
 	 * for when there is none) in `cwd` (default: the workspace folder, picked when there are
 	 * several). Resolves with the tab's key once the tab exists (the session may still be starting),
-	 * or undefined when the user dismissed a picker.
+	 * or undefined when the user dismissed a picker or did not confirm a plain-text host (remoteQuestions.ts).
 	 */
 	async newChat(options: { agentName?: string; cwd?: string; pick?: boolean; seed?: Tab['seed'] } = {}): Promise<string | undefined> {
 		const choice = options.agentName !== undefined ? this.agents.findChoice(options.agentName) : await this.sessions.defaultChoice(options.pick === true);
@@ -185,7 +194,7 @@ export class ChatController implements vscode.Disposable {
 			return undefined;
 		}
 		const cwd = options.cwd ?? (await pickFolder());
-		if (cwd === undefined) {
+		if (cwd === undefined || !(await this.remote.confirm(choice))) {
 			return undefined;
 		}
 		const tab = new ChatTab(this.tabs.newKey(), choice.name, cwd);
@@ -211,11 +220,16 @@ export class ChatController implements vscode.Disposable {
 	 * after a delay), and keys typed in between are lost. A page without the keyboard answers
 	 * `showChat`, and is shown then. With no page on screen, or several, the chat is shown (VS Code
 	 * focusing it) and the pages focus their input at once, taking the keyboard back if VS Code's
-	 * focusing took it away.
+	 * focusing took it away. While a question about a remote agent is open, or may come (its chat is
+	 * starting), the chat is shown without the keyboard, given once it is answered (remoteQuestions.ts).
 	 */
 	async showTab(key: string | undefined): Promise<void> {
 		if (key !== undefined) {
 			this.select(key);
+		}
+		if (this.remote.holdKeyboard(this.tabs.get(this.tabs.selected))) {
+			await this.reveal(true);
+			return;
 		}
 		if (this.pages.focusIfFocused()) {
 			return;
@@ -226,6 +240,9 @@ export class ChatController implements vscode.Disposable {
 
 	/** Moves focus to the selected tab's input in the visible pages (or the next page to load, when none is ready yet). */
 	focusInput(): void {
+		if (this.remote.holdKeyboard(undefined)) {
+			return; // a page taking the keyboard would take it from the question
+		}
 		this.pages.focusInput();
 	}
 
@@ -338,6 +355,9 @@ export class ChatController implements vscode.Disposable {
 			newChat: (options) => this.newChat(options),
 			continueInNewChat: (key) => this.continueInNewChat(key),
 			showChat: async () => {
+				if (this.remote.holdKeyboard(undefined)) {
+					return; // shown once the question about a remote agent is answered
+				}
 				await this.reveal();
 				this.focusInput();
 			},

@@ -67,18 +67,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 		return panel;
 	}
 
-	/** Shows the chat: a chat editor if one is open, else the view. Resolves once a page exists. */
-	async reveal(): Promise<void> {
+	/**
+	 * Shows the chat: a chat editor if one is open, else the view. Resolves once a page exists.
+	 * `preserveFocus`: the keyboard stays where it is (a question is, or may soon be, asked).
+	 */
+	async reveal(preserveFocus = false): Promise<void> {
 		const panel = [...this.panels].pop();
 		if (panel) {
-			panel.reveal(undefined, false);
+			panel.reveal(undefined, preserveFocus);
 			return;
 		}
 		if (this.view) {
-			this.view.show(false);
+			this.view.show(preserveFocus);
 			return;
 		}
-		await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+		await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`, { preserveFocus });
 		await this.viewReady.promise;
 	}
 

@@ -2,22 +2,30 @@
 // on loopback (test/fixtures/remote/acp-server.mjs) in front of the fixture agent, reached over
 // WebSocket and over Streamable HTTP from `agentLink.agents` entries with `url`. The agent's file
 // read is answered by this editor; a server that asks for a token gets it from a password box
-// (kept in secret storage, never logged); a server that drops the connection mid-turn is
-// reconnected to and the chat goes on with session/resume.
+// (kept in secret storage, never logged; Escape stores nothing; HTTP 403 told apart from 401); a
+// server that drops the connection mid-turn is reconnected to and the chat goes on with
+// session/resume. Every question (the plain-text host, the password box) is answered with keys
+// only: it has the keyboard though a chat opens, and the chat gets it back once it is answered.
+// A remote NES agent (the scripted one behind the server) gets its editor-state requests answered
+// and its suggestion shown in the editor, accepted with Tab.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
+import { EditorStateMethods } from '../../../../src/common/editorStateProtocol';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { GHOST_TEXT, press, query, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
-import { api, repoRoot, waitUntil } from '../util';
+import { api, repoRoot, waitForState, waitUntil } from '../util';
 
 /** Into the README's folder with AGENT_LINK_SCREENSHOTS=1, else the temp folder, for a look. */
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
 const TOKEN = 'remote-token-5150';
+const GUARD_TOKEN = 'guard-token-8086';
+const NO_ACCESS_TOKEN = 'no-access-token-6502';
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const entries = (a: AgentLinkApi, key: string) => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
 const agentText = (a: AgentLinkApi, key: string) =>
@@ -26,6 +34,13 @@ const agentText = (a: AgentLinkApi, key: string) =>
 		.flatMap((e) => ('blocks' in e ? e.blocks : []))
 		.map((b) => (b.type === 'text' ? b.text : ''))
 		.join('');
+/** Waits for the password box to be shown with the keyboard in it, and checks what it says. */
+async function passwordBox(says: RegExp): Promise<void> {
+	await waitFor(async () => (await query('.quick-input-widget input[type="password"]:focus', { visible: true })).count === 1, 'a password box with the keyboard', 30_000);
+	const text = (await query('.quick-input-widget', { visible: true })).texts.join(' ');
+	assert.match(text, says, 'the box says why');
+}
+const noPasswordBox = async () => (await query('.quick-input-widget input[type="password"]', { visible: true })).count === 0;
 const prompts = (a: AgentLinkApi, key: string) => entries(a, key).flatMap((e) => (e.kind === 'user' ? e.blocks.map((b) => (b.type === 'text' ? b.text : '')) : []));
 
 /** A remote server: the fixture server as a process of its own, its addresses, and its commands. */
@@ -82,7 +97,9 @@ describe('chat: agents on another machine', function () {
 	const servers: Server[] = [];
 	let plain: Server;
 	let locked: Server;
+	let guarded: Server;
 	let dropping: Server;
+	let nesServer: Server;
 	const go = path.join(os.tmpdir(), `agent-link-remote-go-${process.pid}`);
 	const store = path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`);
 
@@ -97,6 +114,7 @@ describe('chat: agents on another machine', function () {
 		const turn = [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Remote says hi. ' } }, { ask: { method: 'fs/read_text_file', params: { path: notes } } }];
 		plain = await Server.start(node, { fixture: { chatTurn: turn } });
 		locked = await Server.start(node, { token: TOKEN, fixture: { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Behind a token.' } }] } });
+		guarded = await Server.start(node, { token: GUARD_TOKEN, forbidden: NO_ACCESS_TOKEN, fixture: { chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Guarded.' } }] } });
 		fs.rmSync(go, { force: true });
 		dropping = await Server.start(node, {
 			fixture: {
@@ -106,7 +124,8 @@ describe('chat: agents on another machine', function () {
 				chatTurn: [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Working…' } }, { waitForFile: go }, { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: ' Back again.' } }],
 			},
 		});
-		servers.push(plain, locked, dropping);
+		nesServer = await Server.start(node, { agent: 'nes-scripted-agent.mjs', fixture: { revision: 'merged' } });
+		servers.push(plain, locked, guarded, dropping, nesServer);
 		await section.update(
 			'agents',
 			{
@@ -114,7 +133,9 @@ describe('chat: agents on another machine', function () {
 				'Remote WS': { url: plain.urls.ws },
 				'Remote HTTP': { url: plain.urls.http },
 				'Remote Locked': { url: locked.urls.ws },
+				'Remote Guarded': { url: guarded.urls.http },
 				'Remote Dropping': { url: dropping.urls.http },
+				'Remote NES': { url: nesServer.urls.ws },
 				// Not this machine, over plain text (TEST-NET-1: nothing answers there).
 				'Remote Far': { url: 'ws://192.0.2.1:9/acp' },
 			},
@@ -153,24 +174,64 @@ describe('chat: agents on another machine', function () {
 		});
 	}
 
-	it('asks for the token in a password box when the server answers 401, keeps it in secret storage, never logs it', async () => {
+	it('the password box declined with Escape: the chat says no credential was given and how to try again; nothing is stored', async () => {
 		const a = chatApi();
 		const opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Locked');
-		await waitFor(async () => (await query('.quick-input-widget input[type="password"]', { visible: true })).count === 1, 'a password box', 30_000);
-		assert.ok((await query('.quick-input-widget', { visible: true })).texts.some((t) => t.includes('HTTP 401')), 'the box says why');
+		await passwordBox(/asks for a credential \(HTTP 401\)/);
+		await press('Escape');
+		const key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key)?.state === 'failed', 30_000, 'the chat failed without a credential');
+		assert.match(a.chatController.tab(key)?.detail ?? '', /HTTP 401\)\. No credential was given, so nothing was stored\. Start a new chat with Remote Locked \(or Restart Agent\) to be asked again\./);
+		await waitFor(async () => (await webviewQuery('.banner')).texts.some((t) => t.includes('No credential was given')), 'the chat says so');
+		assert.ok(a.recentLog().some((l) => /No credential given for Remote Locked; nothing was stored/.test(l)));
+		assert.ok(!a.recentLog().some((l) => /Kept a credential for Remote Locked/.test(l)), 'nothing stored');
+		await a.chatController.closeTab(key);
+	});
+
+	it('asks again for the token on the next chat, keeps it in secret storage, never logs it; the chat has the keyboard after', async () => {
+		const a = chatApi();
+		const opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Locked');
+		await passwordBox(/asks for a credential \(HTTP 401\)/);
 		await type(TOKEN, 5);
 		await press('Enter');
 		const key = await opening;
 		assert.ok(key);
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat open with the token');
-		// The password box had the keyboard while the chat opened; the chat is shown again to type in it.
-		await a.chatController.showTab(key);
+		// The password box had the keyboard while the chat opened; the chat takes it back once the box is answered.
 		await waitForSteady(inputFocused, 'the input focused');
 		await type('hello', 10);
 		await press('Enter');
 		await waitUntil(() => agentText(a, key).includes('Behind a token.'), 20_000, 'the answer');
 		assert.ok(!a.recentLog().some((l) => l.includes(TOKEN)), 'the token is in no log line');
 		assert.ok(a.recentLog().some((l) => /Kept a credential for Remote Locked \(secret storage\)/.test(l)));
+	});
+
+	it('HTTP 403 is told apart from 401: a credential without access is said so and not asked about in a loop; a stored one refused is asked for again', async () => {
+		const a = chatApi();
+		let opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Guarded');
+		await passwordBox(/asks for a credential \(HTTP 401\)/);
+		await type(NO_ACCESS_TOKEN, 5);
+		await press('Enter');
+		let key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key!)?.state === 'failed', 30_000, 'the chat failed: the credential has no access');
+		assert.match(a.chatController.tab(key)?.detail ?? '', /refused the credential \(HTTP 403: wrong, or without access there\)\. The credential just given has no access there either\./);
+		assert.ok(await noPasswordBox(), 'not asked again in a loop');
+		await a.chatController.closeTab(key);
+		// The next chat sends the stored credential, is refused (403), and the box says so.
+		opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Guarded');
+		await passwordBox(/refused the stored credential \(HTTP 403\): it is wrong or has no access there/);
+		await type(GUARD_TOKEN, 5);
+		await press('Enter');
+		key = await opening;
+		assert.ok(key);
+		await waitUntil(() => a.chatController.tab(key!)?.state === 'ready', 30_000, 'the chat open with the other token');
+		await waitForSteady(inputFocused, 'the input focused');
+		await type('hello', 10);
+		await press('Enter');
+		await waitUntil(() => agentText(a, key!).includes('Guarded.'), 20_000, 'the answer');
+		assert.ok(!a.recentLog().some((l) => l.includes(GUARD_TOKEN) || l.includes(NO_ACCESS_TOKEN)), 'no token in the log');
 	});
 
 	it('a connection dropped mid-turn: the turn fails, the agent is connected to again, the chat resumes and what was typed is kept', async () => {
@@ -194,16 +255,57 @@ describe('chat: agents on another machine', function () {
 		assert.deepEqual(prompts(a, key), ['start the long job', typedMeanwhile]);
 	});
 
+	it('a remote NES agent: its editor-state requests are answered, its suggestion shows in the editor and Tab accepts it', async () => {
+		const a = chatApi();
+		const any = z.unknown();
+		const nes = (method: string, params: Record<string, unknown>) => a.nesAgents.readyAgent!.handle.connection.sendRequest(method, params, any) as Promise<Record<string, unknown>>;
+		await vscode.workspace.getConfiguration('agentLink').update('nes.agent', 'Remote NES', vscode.ConfigurationTarget.Global);
+		try {
+			await waitForState({ agents: a.nesAgents }, (s) => s.kind === 'ready' && s.name === 'Remote NES');
+			assert.equal(a.nesAgents.readyAgent?.handle.isRemote, true);
+			await waitUntil(() => a.nes.current?.agent.name === 'Remote NES' && a.nesController.state !== 'off', 15_000, 'the NES session with the remote agent');
+			const file = vscode.Uri.file(path.join(folder(), 'remote-nes.txt'));
+			fs.writeFileSync(file.fsPath, 'const greeting = "hello";\nconsole.log(gre\n');
+			const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+			const cursor = new vscode.Position(1, 15);
+			editor.selection = new vscode.Selection(cursor, cursor);
+			await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+			// Editor state, asked by the agent over the remote transport and answered by this editor.
+			const sessionId = a.nes.current!.id;
+			const active = (await nes('_test/ask', { method: EditorStateMethods.activeDocument, params: { sessionId } })) as { result?: { document?: { uri?: string } | null } };
+			assert.equal(active.result?.document?.uri, file.toString(), JSON.stringify(active));
+			const open = (await nes('_test/ask', { method: EditorStateMethods.openDocuments, params: { sessionId } })) as { result?: { documents?: { uri: string }[] } };
+			assert.ok(open.result?.documents?.some((d) => d.uri === file.toString()), JSON.stringify(open));
+			// A suggestion at the end of what is typed: shown as ghost text, Tab inserts it.
+			const suggestion = { kind: 'edit', id: 'remote-tab', uri: file.toString(), edits: [{ range: { start: { line: 1, character: 17 }, end: { line: 1, character: 17 } }, newText: 'ing);' }] };
+			await nes('_test/script', { entries: [{ at: { line: 1, character: 17 }, suggestions: [suggestion] }] });
+			await type('et');
+			await waitUntil(() => a.nesController.shown?.presentation.id === 'remote-tab' && a.nesController.keysReady, 15_000, 'the remote suggestion shown');
+			await waitFor(async () => (await query(GHOST_TEXT, { visible: true })).texts.join('').includes('ing);'), 'the ghost text drawn');
+			await screenshot(path.join(SHOTS, 'chat-remote-nes.png'));
+			await press('Tab');
+			await waitUntil(() => editor.document.lineAt(1).text === 'console.log(greeting);', 10_000, 'the accepted text');
+			await waitUntil(
+				async () => ((await nes('_test/received', {})) as unknown as { method: string; params: { id?: string } }[]).some((r) => r.method === 'nes/accept' && r.params.id === 'remote-tab'),
+				10_000,
+				'nes/accept at the remote agent',
+			);
+			await vscode.workspace.saveAll(false);
+		} finally {
+			await vscode.workspace.getConfiguration('agentLink').update('nes.agent', undefined, vscode.ConfigurationTarget.Global);
+		}
+	});
+
 	it('asks before plain text to another machine: Escape connects to nothing, Connect is remembered for the host', async () => {
 		const a = chatApi();
 		const dialog = async () => (await query('.quick-input-widget', { visible: true })).texts.join(' ');
+		const questionFocused = async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0;
 		const connecting = () => a.recentLog().filter((l) => l.includes('Connecting to ws://192.0.2.1:9/acp')).length;
 		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
 		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question about plain text', 20_000);
 		assert.match(await dialog(), /Connect to 192\.0\.2\.1:9 without encryption/);
-		// The new chat's page takes the keyboard as it opens, after the question is shown: a click gives it back.
-		await click('.quick-input-widget input');
-		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		// Asked before the chat opens: the question keeps the keyboard.
+		await waitForSteady(questionFocused, 'the question to have the keyboard');
 		await press('Escape');
 		await waitUntil(() => a.recentLog().some((l) => /Not connecting to 192\.0\.2\.1:9/.test(l)), 10_000, 'declined');
 		assert.equal(connecting(), 0, 'nothing was sent there');
@@ -213,10 +315,11 @@ describe('chat: agents on another machine', function () {
 		// Asked again (a refusal is not remembered); Connect is.
 		void vscode.commands.executeCommand('agentLink.chat.new', 'Remote Far');
 		await waitFor(async () => (await dialog()).includes('without encryption'), 'the question again', 20_000);
-		await click('.quick-input-widget input');
-		await waitFor(async () => (await query('.quick-input-widget input:focus', { visible: true })).count > 0, 'the question to have the keyboard');
+		await waitForSteady(questionFocused, 'the question to have the keyboard');
 		await press('Enter'); // the first choice: Connect
 		await waitUntil(() => connecting() === 1, 10_000, 'connecting after Connect');
+		// The chat opens after the answer, with the keyboard in its input.
+		await waitForSteady(inputFocused, 'the input focused');
 		for (const key of [...a.chatController.tabKeys]) {
 			await a.chatController.closeTab(key);
 		}

@@ -67,6 +67,14 @@ export async function click(selector: string, text?: string): Promise<void> {
 	await call({ click: selector, ...(text !== undefined ? { text } : {}) });
 }
 
+/**
+ * The addresses of the pages the browser opened (an extension's `openExternal`) since the last call;
+ * the first call starts watching (call it once before what may open one).
+ */
+export async function openedPages(): Promise<string[]> {
+	return (await call<{ urls: string[] }>({ opened: true })).urls;
+}
+
 /** Saves a PNG of the page (or of the first element matching `selector`). */
 export async function screenshot(file: string, selector?: string): Promise<void> {
 	await call({ screenshot: file, ...(selector ? { selector } : {}) });

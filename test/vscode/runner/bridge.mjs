@@ -41,7 +41,8 @@
 //                                           tasks, layout, paint, scripts, samples), written to `path`
 //                                           (a .json the browser's Performance panel opens) on stop
 //   {opened: true}                          the addresses of the pages the browser opened (window.open: an
-//                                           extension's openExternal) since the last `opened` request, each
+//                                           extension's openExternal; each as first asked for, before any
+//                                           redirect) since the last `opened` request, each
 //                                           waited for until it left about:blank (a few seconds at most),
 //                                           then closed (the workbench brought to the front again); pages
 //                                           are watched from the first request on
@@ -85,9 +86,12 @@ export async function startBridge(getPage) {
     if (watchedContext === page.context()) return;
     watchedContext = page.context();
     watchedContext.on('page', (opened) => {
+      // The address asked for: the first navigation's (a redirect, as code-server's port proxy answers, comes after).
+      const requested = [];
+      opened.on('request', (request) => { if (request.isNavigationRequest()) requested.push(request.url()); });
       openedPages.push(
         opened.waitForURL((url) => url.href !== 'about:blank', { timeout: 5_000 }).catch(() => {})
-          .then(() => opened.url())
+          .then(() => requested.find((url) => url !== 'about:blank') ?? opened.url())
           // closed, and the workbench's window in front again (as a person's browser returns to it)
           .finally(() => opened.close().catch(() => {}).then(() => page.bringToFront()).catch(() => {})),
       );

@@ -403,7 +403,8 @@ function elicitAgentOptions(logFile) {
 
 /**
  * chat-elicitation's second agent (test/vscode/suite/chat-elicitation/outOfSight.test.ts): the deployment form, kept
- * across the page being loaded again; then, once the test has hidden the chat (its go-ahead file), a URL, then done.
+ * across the page being loaded again; then, once the test has hidden the chat (its go-ahead file), a URL, then done;
+ * then a URL done before the user opened it.
  */
 function laterElicitAgentOptions(logFile) {
 	const ask = (params) => ({ ask: { method: 'elicitation/create', params } });
@@ -418,6 +419,11 @@ function laterElicitAgentOptions(logFile) {
 				{ waitForFile: join(dirname(logFile), 'elicit-url-go') },
 				ask({ mode: 'url', message: 'Authorize the deployment', elicitationId: 'authorize-1', url: 'http://127.0.0.1:9/authorize?code=WXYZ' }),
 				{ notify: { method: 'elicitation/complete', params: { elicitationId: 'authorize-1' } } },
+			],
+			// Asked once the test has hidden the chat again, and done (another file) while the user has it in a notification.
+			[
+				{ waitForFile: join(dirname(logFile), 'elicit-approve-go') },
+				{ ask: { method: 'elicitation/create', params: { mode: 'url', message: 'Approve the release', elicitationId: 'approve-1', url: 'http://127.0.0.1:13/approve' }, completeWhen: { file: join(dirname(logFile), 'elicit-approved'), elicitationId: 'approve-1' } } },
 			],
 		],
 	};

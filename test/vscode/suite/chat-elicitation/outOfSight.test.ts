@@ -2,7 +2,8 @@
 // presses: what was typed into a form stays when the page is loaded again (the view hidden, then shown
 // by its keybinding) and is what Submit sends; a URL asked while the chat is out of sight, answered
 // through a notification: never opened by itself, opened when the user chooses to, then marked done
-// in the chat by `elicitation/complete`.
+// in the chat by `elicitation/complete`; one the agent says is done while its notification is up,
+// which then opens nothing.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { waitUntil } from '../util';
 
 const FORM = '.tool-call .elicitation.pending.form';
+const BUTTON = `:is(${NOTIFICATIONS}) .monaco-button`;
 const scratch = () => path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
@@ -80,12 +82,12 @@ describe('chat elicitation out of sight', function () {
 		await openedPages(); // pages the browser opens are watched from here
 		fs.writeFileSync(path.join(scratch(), 'elicit-url-go'), '');
 		await waitFor(() => notificationShown('asks for your input: Authorize the deployment'), 'the notification', 15_000);
-		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Answer Here');
+		await click(BUTTON, 'Answer Here');
 		await waitFor(() => notificationShown('asks you to open 127.0.0.1:9: Authorize the deployment'), 'asked to open it');
 		await settle(1000);
 		assert.deepEqual(await openedPages(), [], 'not opened by itself');
 		assert.equal(answers(a, key).length, 1, 'not answered by itself');
-		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Open 127.0.0.1:9');
+		await click(BUTTON, 'Open 127.0.0.1:9');
 		await waitUntil(() => answers(a, key).length === 2, 20_000, 'the agent answered');
 		assert.deepEqual(answers(a, key)[1], { action: 'accept' });
 		const opened: string[] = [];
@@ -95,6 +97,31 @@ describe('chat elicitation out of sight', function () {
 		await vscode.commands.executeCommand('agentLink.chat.focus');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown');
 		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-completed')).texts.some((t) => t.includes('Done: 127.0.0.1:9')), 'marked done by elicitation/complete');
+	});
+
+	it('opens nothing from a notification left up once the agent says the URL is done', async () => {
+		const a = chatApi();
+		await waitUntil(() => a.chatController.tab(key)?.transcript.snapshot().session.turn === 'idle', 20_000, 'the turn over');
+		await webviewClick('textarea.prompt-input');
+		await type('approve', 10);
+		await press('Enter');
+		await vscode.commands.executeCommand('workbench.action.closeSidebar');
+		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
+		fs.writeFileSync(path.join(scratch(), 'elicit-approve-go'), '');
+		await waitFor(() => notificationShown('asks for your input: Approve the release'), 'the notification', 15_000);
+		await click(BUTTON, 'Answer Here');
+		await waitFor(() => notificationShown('asks you to open 127.0.0.1:13: Approve the release'), 'asked to open it');
+		await openedPages(); // pages the browser opens are watched from here
+		fs.writeFileSync(path.join(scratch(), 'elicit-approved'), '');
+		await waitUntil(() => answers(a, key).length === 3, 20_000, 'the agent answered once done');
+		assert.deepEqual(answers(a, key)[2], { action: 'cancel' });
+		await click(BUTTON, 'Open 127.0.0.1:13');
+		await waitFor(() => notificationShown('no longer needs 127.0.0.1:13 opened'), 'said to be done');
+		await settle(500);
+		assert.deepEqual(await openedPages(), [], 'nothing opened after it was done');
+		await vscode.commands.executeCommand('notifications.clearAll');
+		await vscode.commands.executeCommand('agentLink.chat.focus');
+		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-completed')).texts.some((t) => t.includes('Done: 127.0.0.1:13')), 'shown as done in the chat');
 		await a.chatController.closeTab(key);
 	});
 });

@@ -28,7 +28,11 @@ import { TerminalProcess } from '../../src/node/terminalProcess';
 import { greetJsPath, launcherPath, readRealAgentLog, type RealAgentLogEntry, type RealAgentName } from '../shared/realAgentLog';
 import { clientInfo, launch, MemoryLog, repoRoot } from './helpers';
 
-/** What the chat panel advertises (fs, terminals, config options, notices, compaction, terminal sign-in, editor state). */
+/**
+ * What the chat panel advertises (fs, terminals, config options, notices, compaction, terminal sign-in,
+ * editor state), except elicitation: the panel advertises `elicitation.form` and `elicitation.url`
+ * too, but this harness answers no `elicitation/create`, so it does not say it can.
+ */
 const CHAT_CAPABILITIES: ClientCapabilities = {
 	fs: { readTextFile: true, writeTextFile: true },
 	terminal: true,

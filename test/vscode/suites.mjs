@@ -401,6 +401,57 @@ function elicitAgentOptions(logFile) {
 	};
 }
 
+/**
+ * chat-elicitation's second agent (test/vscode/suite/chat-elicitation/outOfSight.test.ts): the deployment form, kept
+ * across the page being loaded again; then, once the test has hidden the chat (its go-ahead file), a URL, then done;
+ * then a URL done before the user opened it.
+ */
+function laterElicitAgentOptions(logFile) {
+	const ask = (params) => ({ ask: { method: 'elicitation/create', params } });
+	return {
+		logFile,
+		chatTurns: [
+			[
+				{ sessionUpdate: 'tool_call', toolCallId: 'call-deploy', title: 'Deploy the release', kind: 'execute', status: 'in_progress' },
+				ask({ mode: 'form', message: 'Which branch and environment?', toolCallId: 'call-deploy', requestedSchema: ELICIT_FORM }),
+			],
+			[
+				{ waitForFile: join(dirname(logFile), 'elicit-url-go') },
+				ask({ mode: 'url', message: 'Authorize the deployment', elicitationId: 'authorize-1', url: 'http://127.0.0.1:9/authorize?code=WXYZ' }),
+				{ notify: { method: 'elicitation/complete', params: { elicitationId: 'authorize-1' } } },
+			],
+			// Asked once the test has hidden the chat again, and done (another file) while the user has it in a notification.
+			[
+				{ waitForFile: join(dirname(logFile), 'elicit-approve-go') },
+				{ ask: { method: 'elicitation/create', params: { mode: 'url', message: 'Approve the release', elicitationId: 'approve-1', url: 'http://127.0.0.1:13/approve' }, completeWhen: { file: join(dirname(logFile), 'elicit-approved'), elicitationId: 'approve-1' } } },
+			],
+		],
+	};
+}
+
+/**
+ * chat-elicitation's agent that asks while it sets a chat up, inside session/new, before the session exists (a
+ * request-scoped elicitation; test/vscode/suite/chat-elicitation/beforeSession.test.ts): a form for the first chat, then
+ * four URLs for the second (opened, declined, dismissed, and one it says is done before the user opened it).
+ */
+function setupAgentOptions(logFile) {
+	const scratch = dirname(logFile);
+	const url = (elicitationId, message, address) => ({ method: 'elicitation/create', params: { mode: 'url', elicitationId, message, url: address } });
+	const profile = { type: 'string', title: 'Profile', oneOf: [{ const: 'default', title: 'Default' }, { const: 'strict', title: 'Strict' }] };
+	return {
+		logFile,
+		setupAsks: [
+			[{ ask: { method: 'elicitation/create', params: { mode: 'form', message: 'Choose how the workspace is set up', requestedSchema: { type: 'object', title: 'Workspace setup', properties: { label: { type: 'string', title: 'Label', minLength: 2 }, profile }, required: ['label', 'profile'] } } } }],
+			[
+				{ ask: url('setup-1', 'Sign in to the workspace service', 'http://127.0.0.1:9/device?code=SETUP') },
+				{ ask: url('setup-2', 'Link your account', 'http://127.0.0.1:10/link') },
+				{ ask: url('setup-3', 'Approve the device', 'http://127.0.0.1:11/approve') },
+				{ ask: url('setup-4', 'Confirm on your phone', 'http://127.0.0.1:12/confirm'), completeWhen: { file: join(scratch, 'setup-done'), elicitationId: 'setup-4' } },
+			],
+		],
+	};
+}
+
 /** Every payload, in every place the chat shows agent text (test/vscode/suite/chat-xss lists them too). */
 export const XSS_PAYLOADS = [
 	'<script>window.__xss = "script"</script>',
@@ -734,12 +785,17 @@ export const suites = [
 	},
 	{
 		// Elicitations (elicitation/create): a form in a tool call filled by keyboard, one declined, a URL opened by a
-		// click and completed, one cancelled with the turn (test/vscode/suite/chat-elicitation).
+		// click and completed, one cancelled with the turn; a form's typed values kept across the page loaded again; a URL
+		// asked out of sight; a form and URLs asked before any session (test/vscode/suite/chat-elicitation).
 		name: 'chat-elicitation',
 		settings: (ctx) => ({
 			'agentLink.defaultAgent': 'Elicit Agent',
 			'agentLink.nes.agent': '',
-			'agentLink.agents': { 'Elicit Agent': ctx.fixtureAgent('well-behaved.mjs', elicitAgentOptions(join(dirname(ctx.workspace), 'elicit-messages.jsonl'))) },
+			'agentLink.agents': {
+				'Elicit Agent': ctx.fixtureAgent('well-behaved.mjs', elicitAgentOptions(join(dirname(ctx.workspace), 'elicit-messages.jsonl'))),
+				'Elicit Agent B': ctx.fixtureAgent('well-behaved.mjs', laterElicitAgentOptions(join(dirname(ctx.workspace), 'elicit-b-messages.jsonl'))),
+				'Setup Agent': ctx.fixtureAgent('well-behaved.mjs', setupAgentOptions(join(dirname(ctx.workspace), 'setup-messages.jsonl'))),
+			},
 			'workbench.colorTheme': 'Default Light Modern',
 		}),
 	},

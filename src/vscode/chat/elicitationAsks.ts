@@ -21,6 +21,8 @@ interface Pending {
 	readonly tab: ChatTab;
 	readonly read: ReadElicitation;
 	readonly finish: (response: ElicitationResponse, state: Settled) => void;
+	/** Aborted once it is answered, cancelled or done (a notification still up then opens nothing). */
+	readonly settled: AbortSignal;
 }
 
 let nextRequestId = 1;
@@ -37,17 +39,19 @@ export class ElicitationAsks {
 		const requestId = `elicitation-${nextRequestId++}`;
 		return new Promise<ElicitationResponse>((resolve) => {
 			let watching: vscode.Disposable | undefined;
+			const settled = new AbortController();
 			const finish = (response: ElicitationResponse, state: Settled) => {
 				if (!this.pending.delete(requestId)) {
 					return;
 				}
+				settled.abort();
 				this.host.apply(tab, { type: 'elicitation_settled', requestId, state });
 				if (!(state === 'accepted' && read.elicitation.mode === 'url')) {
 					watching?.dispose();
 				}
 				resolve(response);
 			};
-			this.pending.set(requestId, { tab, read, finish });
+			this.pending.set(requestId, { tab, read, finish, settled: settled.signal });
 			signal.addEventListener('abort', () => finish({ action: 'cancel' }, 'cancelled'), { once: true });
 			if (read.elicitation.mode === 'url') {
 				// Done before the user clicked: nothing to open any more.
@@ -73,7 +77,7 @@ export class ElicitationAsks {
 			if (pick === 'Open Chat') {
 				await this.host.showTab(tab.key);
 			} else if (pick === 'Answer Here' && this.pending.has(requestId)) {
-				const response = await askInQuickInput(tab.agentName, pending.read, undefined, true);
+				const response = await askInQuickInput(tab.agentName, pending.read, pending.settled, true);
 				pending.finish(response, response.action === 'accept' ? 'accepted' : response.action === 'decline' ? 'declined' : 'cancelled');
 			}
 		});

@@ -17,7 +17,9 @@ export async function askInQuickInput(agentName: string, read: ReadElicitation, 
 	if (elicitation.mode === 'url') {
 		const open = `Open ${elicitation.host ?? 'link'}`;
 		const pick = await vscode.window.showInformationMessage(`${agentName} asks you to open ${elicitation.host ?? 'a link'}: ${elicitation.message}`, open, 'Decline');
-		if (pick === open && elicitation.url && !signal?.aborted) {
+		if (pick === open && signal?.aborted) {
+			void vscode.window.showInformationMessage(`${agentName} no longer needs ${elicitation.host ?? 'the link'} opened: it said it is done.`);
+		} else if (pick === open && elicitation.url) {
 			await vscode.env.openExternal(vscode.Uri.parse(elicitation.url, true));
 			return { action: 'accept' };
 		}

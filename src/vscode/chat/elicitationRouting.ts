@@ -2,10 +2,11 @@
  * `elicitation/create` and `elicitation/complete` from one agent, routed: the request checked
  * (zod; malformed is -32602), read into a form or URL (what cannot be drawn is declined, with the
  * reason in the log), then asked in the chat of the session it names, or, tied to a request
- * before any session, through a notification and quick input. Never opens a URL itself.
+ * before any session, through a notification and quick input (a URL one until the user answers or
+ * the agent's `elicitation/complete` says it is done). Never opens a URL itself.
  */
 import type * as vscode from 'vscode';
-import { completeElicitationParamsSchema, createElicitationParamsSchema, readElicitation, type ElicitationResponse } from '../../common/chat/elicitationRequest';
+import { completeElicitationParamsSchema, createElicitationParamsSchema, readElicitation, type ElicitationResponse, type ReadElicitation } from '../../common/chat/elicitationRequest';
 import { errorMessage } from '../../common/log';
 import { Methods } from '../../common/protocol';
 import type { RunningAgent } from '../agentManager';
@@ -33,11 +34,7 @@ export function routeElicitations(agent: RunningAgent, routes: ElicitationRoutes
 			}
 			const { sessionId } = read.read;
 			if (sessionId === undefined) {
-				routes.log.info(`${agent.name} asks for input before any session (${read.read.elicitation.mode}): asked in a notification.`);
-				return askInQuickInput(agent.name, read.read).catch((error: unknown) => {
-					routes.log.warn(`Asking for ${agent.name}'s input failed: ${errorMessage(error)}`);
-					return { action: 'cancel' } as const;
-				});
+				return askBeforeSession(agent.name, read.read, routes);
 			}
 			const session = routes.session(sessionId);
 			if (!session) {
@@ -52,4 +49,30 @@ export function routeElicitations(agent: RunningAgent, routes: ElicitationRoutes
 			}
 		}),
 	];
+}
+
+/**
+ * An elicitation tied to a request before any session: asked in a notification and quick input. A
+ * URL one the agent says is done (`elicitation/complete`) before the user answered is answered
+ * `cancel`, and its notification then opens nothing.
+ */
+async function askBeforeSession(agentName: string, read: ReadElicitation, routes: ElicitationRoutes): Promise<ElicitationResponse> {
+	routes.log.info(`${agentName} asks for input before any session (${read.elicitation.mode}): asked in a notification.`);
+	const controller = new AbortController();
+	const done = new Promise<ElicitationResponse>((resolve) => controller.signal.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true }));
+	const watching =
+		read.elicitationId !== undefined
+			? routes.completions.watch(agentName, read.elicitationId, () => {
+					routes.log.info(`${agentName} says ${read.elicitation.host ?? 'its link'} is done before it was opened: nothing left to open.`);
+					controller.abort();
+				})
+			: undefined;
+	try {
+		return await Promise.race([askInQuickInput(agentName, read, controller.signal), done]);
+	} catch (error) {
+		routes.log.warn(`Asking for ${agentName}'s input failed: ${errorMessage(error)}`);
+		return { action: 'cancel' };
+	} finally {
+		watching?.dispose();
+	}
 }

@@ -4,15 +4,21 @@
  * with a message under each wrong field), or a URL shown by its host and opened only when the user
  * clicks. Submit, Decline and Cancel ignore input for half a second after the form appears (a stray
  * Enter cannot submit). A pending form's view is kept by request id, so what the user typed stays
- * when its entry is drawn again (a tool call update, a theme change).
+ * when its entry is drawn again (a tool call update, a theme change); and what is in its fields is
+ * kept in the page's saved state (formDrafts.ts), so it stays when the page is loaded again too.
  */
 import { checkField, checkForm, initialInput, type ElicitationField, type ElicitationValue, type FieldInput } from '../../common/chat/elicitationForm';
 import type { Elicitation, Entry } from '../../common/chat/transcriptModel';
 import { inertFor } from './arming';
 import { h, icon } from './dom';
+import type { FormValues } from './formDrafts';
 
 export interface ElicitationActions {
 	answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', content?: Record<string, ElicitationValue>): void;
+	/** What the user left in a pending form's fields before the page was loaded again. */
+	formDraft(elicitation: Elicitation): FormValues | undefined;
+	/** A pending form's fields as they are now; undefined once the form is answered. */
+	keepFormDraft(elicitation: Elicitation, values: FormValues | undefined): void;
 }
 
 /** Whether the entry waits for the user's input (an elicitation pending, of its own or in a tool call). */
@@ -28,6 +34,9 @@ const MAX_KEPT = 32;
 export function elicitationPart(elicitation: Elicitation, actions: ElicitationActions): HTMLElement {
 	if (elicitation.state !== 'pending') {
 		pendingViews.delete(elicitation.requestId);
+		if (elicitation.mode === 'form') {
+			actions.keepFormDraft(elicitation, undefined);
+		}
 		return settled(elicitation);
 	}
 	let view = pendingViews.get(elicitation.requestId);
@@ -91,6 +100,8 @@ interface FieldView {
 	/** The control that takes the focus when the field is wrong. */
 	readonly focusable: HTMLElement;
 	read(): FieldInput;
+	/** Puts back what the user had left in the field (a value of the wrong kind is ignored). */
+	write(input: FieldInput): void;
 	showError(message: string | undefined): void;
 }
 
@@ -98,6 +109,12 @@ function formView(elicitation: Elicitation, actions: ElicitationActions): HTMLEl
 	const inert = inertFor();
 	const id = `${elicitation.requestId}-message`;
 	const views = elicitation.fields.map((field, index) => fieldView(field, `${elicitation.requestId}-f${index}`));
+	const draft = actions.formDraft(elicitation);
+	for (const view of views) {
+		if (draft && Object.hasOwn(draft, view.field.name)) {
+			view.write(draft[view.field.name]);
+		}
+	}
 	const submit = h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'accept' } }, 'Submit');
 	// A group named as a form rather than a <form>: the page holds no element that could submit anywhere.
 	const form = h(
@@ -126,6 +143,10 @@ function formView(elicitation: Elicitation, actions: ElicitationActions): HTMLEl
 		}
 	};
 	submit.addEventListener('click', send);
+	// What the user changes is kept, so it survives the page being loaded again.
+	const keep = () => actions.keepFormDraft(elicitation, Object.fromEntries(views.map((v) => [v.field.name, v.read()])));
+	form.addEventListener('input', keep);
+	form.addEventListener('change', keep);
 	// Enter in a text or number field sends the form, as in any form (checkboxes, choices and buttons keep their own Enter).
 	form.addEventListener('keydown', (event) => {
 		if (event.key === 'Enter' && !event.isComposing && event.target instanceof HTMLInputElement && event.target.classList.contains('field-input')) {
@@ -166,7 +187,7 @@ function fieldView(field: ElicitationField, id: string): FieldView {
 	};
 	element.addEventListener('input', recheck);
 	element.addEventListener('change', recheck);
-	return { field, element, focusable: control.focusable, read: control.read, showError };
+	return { field, element, focusable: control.focusable, read: control.read, write: control.write, showError };
 }
 
 interface Control {
@@ -174,6 +195,7 @@ interface Control {
 	readonly invalidTargets: readonly HTMLElement[];
 	parts(description: HTMLElement | null): (HTMLElement | null)[];
 	read(): FieldInput;
+	write(input: FieldInput): void;
 }
 
 const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url' };
@@ -200,17 +222,33 @@ function fieldControl(field: ElicitationField, id: string, describedBy: string):
 				},
 			});
 			input.value = typeof initial === 'string' ? initial : '';
-			return { focusable: input, invalidTargets: [input], parts: (d) => [label(field, id), d, input], read: () => input.value };
+			const write = (value: FieldInput) => {
+				if (typeof value === 'string') {
+					input.value = value;
+				}
+			};
+			return { focusable: input, invalidTargets: [input], parts: (d) => [label(field, id), d, input], read: () => input.value, write };
 		}
 		case 'boolean': {
 			const box = h('input', { attrs: { ...aria, type: 'checkbox' } });
 			box.checked = initial === true;
-			return { focusable: box, invalidTargets: [box], parts: (d) => [h('div', { class: 'field-check' }, box, label(field, id)), d], read: () => box.checked };
+			const write = (value: FieldInput) => {
+				if (typeof value === 'boolean') {
+					box.checked = value;
+				}
+			};
+			return { focusable: box, invalidTargets: [box], parts: (d) => [h('div', { class: 'field-check' }, box, label(field, id)), d], read: () => box.checked, write };
 		}
 		case 'choice': {
 			const select = h('select', { attrs: { ...aria } }, h('option', { attrs: { value: '' } }, field.required ? 'Choose…' : '(none)'), ...field.choices.map((c) => h('option', { attrs: { value: c.value, title: c.description } }, c.title)));
 			select.value = typeof initial === 'string' ? initial : '';
-			return { focusable: select, invalidTargets: [select], parts: (d) => [label(field, id), d, select], read: () => select.value };
+			// A value no longer among the choices leaves the select as it was.
+			const write = (value: FieldInput) => {
+				if (typeof value === 'string' && (value === '' || field.choices.some((c) => c.value === value))) {
+					select.value = value;
+				}
+			};
+			return { focusable: select, invalidTargets: [select], parts: (d) => [label(field, id), d, select], read: () => select.value, write };
 		}
 		case 'multi':
 			return multiControl(field, id, describedBy, initial);
@@ -234,5 +272,12 @@ function multiControl(field: Extract<ElicitationField, { type: 'multi' }>, id: s
 			return [set];
 		},
 		read: () => boxes.filter((b) => b.box.checked).map((b) => b.box.value),
+		write: (value) => {
+			if (Array.isArray(value)) {
+				for (const b of boxes) {
+					b.box.checked = value.includes(b.box.value);
+				}
+			}
+		},
 	};
 }

@@ -12,6 +12,7 @@ import { Drafts, type SavedDrafts } from './drafts';
 import { h, icon } from './dom';
 import { asksInput } from './elicitationView';
 import { type EntryActions } from './entries';
+import { FormDrafts } from './formDrafts';
 import { focusInPage, pageHasKeyboard } from './focus';
 import { TabStrip } from './tabStrip';
 import { Host, type HostNotification } from './host';
@@ -33,6 +34,8 @@ class ChatPage {
 	private readonly queued: { sessionKey: string; patch: TranscriptPatch }[] = [];
 	private frame: number | undefined;
 	private readonly drafts: Drafts;
+	/** What is typed into pending forms, kept as the input's drafts are. */
+	private readonly forms: FormDrafts;
 	private readonly terminals = new TerminalViews((sessionKey, terminalId) => this.host.send(PageCommands.openTerminal, { sessionKey, terminalId }));
 
 	private readonly tabStrip = new TabStrip({
@@ -80,12 +83,15 @@ class ChatPage {
 
 	constructor(root: HTMLElement) {
 		this.drafts = new Drafts(this.host.saved as Partial<SavedDrafts> | undefined);
+		this.forms = new FormDrafts((this.host.saved as { forms?: unknown } | undefined)?.forms, () => this.save());
 		const actions: EntryActions = {
 			copy: (code) => this.host.send(PageCommands.copy, { code }),
 			insert: (code) => this.host.send(PageCommands.insertAtCursor, { code }),
 			open: (path, line) => this.host.send(PageCommands.openLocation, line !== undefined ? { path, line } : { path }),
 			answerPermission: (requestId, optionId) => this.shown && this.host.send(PageCommands.answerPermission, { sessionKey: this.shown, requestId, optionId }),
 			answerElicitation: (requestId, action, content) => this.shown && this.host.send(PageCommands.answerElicitation, { sessionKey: this.shown, requestId, action, ...(content ? { content } : {}) }),
+			formDraft: (elicitation) => this.forms.values(elicitation),
+			keepFormDraft: (elicitation, values) => this.forms.keep(elicitation, values),
 			review: (path) => this.shown && this.host.send(PageCommands.reviewFile, { sessionKey: this.shown, path }),
 			terminal: (terminalId) => this.terminals.element(this.shown ?? '', terminalId),
 			turn: (entryId) => this.currentTab()?.turns?.find((t) => t.id === entryId),
@@ -457,7 +463,7 @@ class ChatPage {
 	}
 
 	private save(): void {
-		this.host.save(this.drafts.saved());
+		this.host.save({ ...this.drafts.saved(), forms: this.forms.saved() });
 	}
 }
 

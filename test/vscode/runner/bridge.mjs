@@ -40,6 +40,12 @@
 //   {trace: 'start'}, {trace: 'stop', path} a performance trace of the page and its frames (frames,
 //                                           tasks, layout, paint, scripts, samples), written to `path`
 //                                           (a .json the browser's Performance panel opens) on stop
+//   {opened: true}                          the addresses of the pages the browser opened (window.open: an
+//                                           extension's openExternal; each as first asked for, before any
+//                                           redirect) since the last `opened` request, each
+//                                           waited for until it left about:blank (a few seconds at most),
+//                                           then closed (the workbench brought to the front again); pages
+//                                           are watched from the first request on
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
 //   {webviewTypeOnFocus: selector, type: 'text', delayMs?, timeoutMs?, count?: selector}
@@ -71,6 +77,26 @@ export async function startBridge(getPage) {
 
   let profiler;
   let tracer;
+  /** @type {Promise<string>[]} the addresses of pages opened since the last `opened` request */
+  const openedPages = [];
+  /** @type {import('playwright-core').BrowserContext | undefined} */
+  let watchedContext;
+  /** From the first request on, each page the browser opens is noted (its address) and closed. */
+  function watchOpenedPages(page) {
+    if (watchedContext === page.context()) return;
+    watchedContext = page.context();
+    watchedContext.on('page', (opened) => {
+      // The address asked for: the first navigation's (a redirect, as code-server's port proxy answers, comes after).
+      const requested = [];
+      opened.on('request', (request) => { if (request.isNavigationRequest()) requested.push(request.url()); });
+      openedPages.push(
+        opened.waitForURL((url) => url.href !== 'about:blank', { timeout: 5_000 }).catch(() => {})
+          .then(() => requested.find((url) => url !== 'about:blank') ?? opened.url())
+          // closed, and the workbench's window in front again (as a person's browser returns to it)
+          .finally(() => opened.close().catch(() => {}).then(() => page.bringToFront()).catch(() => {})),
+      );
+    });
+  }
   /**
    * Waits until a chat page has the keyboard in an element matching `request.webviewTypeOnFocus`, then types
    * `request.type` at once (see the list at the top of this file).
@@ -108,6 +134,10 @@ export async function startBridge(getPage) {
     const page = getPage();
     if (!page) throw new Error('the workbench page is not open yet');
     const request = JSON.parse(body || '{}');
+    watchOpenedPages(page);
+    if (request.opened === true) {
+      return { urls: await Promise.all(openedPages.splice(0)) };
+    }
     // Before the plain `type` and `count` requests, whose fields it shares.
     if (typeof request.webviewTypeOnFocus === 'string' && typeof request.type === 'string') {
       return typeOnWebviewFocus(page, request);

@@ -67,6 +67,27 @@ export async function click(selector: string, text?: string): Promise<void> {
 	await call({ click: selector, ...(text !== undefined ? { text } : {}) });
 }
 
+/**
+ * The addresses of the pages the browser opened (an extension's `openExternal`) since the last call;
+ * the first call starts watching (call it once before what may open one).
+ */
+export async function openedPages(): Promise<string[]> {
+	return (await call<{ urls: string[] }>({ opened: true })).urls;
+}
+
+/**
+ * Whether `opened` (from {@link openedPages}) holds `url`: as it is, or for a loopback address as
+ * code-server opens one, through its own port proxy (`/proxy/<port>/<path>`; 4.100 leaves the path out).
+ */
+export function holdsAddress(opened: readonly string[], url: string): boolean {
+	const asked = new URL(url);
+	const proxied = [`/proxy/${asked.port}${asked.pathname}${asked.search}`, `/proxy/${asked.port}/`];
+	return opened.some((o) => {
+		const address = new URL(o);
+		return o === url || (asked.port !== '' && proxied.includes(`${address.pathname}${address.search}`));
+	});
+}
+
 /** Saves a PNG of the page (or of the first element matching `selector`). */
 export async function screenshot(file: string, selector?: string): Promise<void> {
 	await call({ screenshot: file, ...(selector ? { selector } : {}) });

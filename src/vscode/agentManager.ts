@@ -15,6 +15,7 @@ import type { ClientCapabilities, ValidatedInitializeResponse } from '../common/
 import { RestartPolicy } from '../common/restartPolicy';
 import { SessionRegistry } from '../common/sessions';
 import { WireTracer } from '../common/trace';
+import { UserWaits, withTimeoutOutsideWaits } from '../common/userWaits';
 import { CommandNotFoundError } from '../node/agentProcess';
 import { AgentHandle, UnsupportedProtocolError, type ClientInfo } from '../node/agentHandle';
 import { InvalidResponseError } from '../node/connection';
@@ -38,6 +39,8 @@ export interface RunningAgent {
 	readonly disposables: vscode.Disposable[];
 	/** Sessions this client created with this agent. */
 	readonly sessions: SessionRegistry;
+	/** Questions open on the agent's behalf: its `initialize` time limit stops while one is. */
+	readonly userWaits: UserWaits;
 }
 
 /** An agent that completed `initialize`. */
@@ -203,7 +206,7 @@ export class AgentManager implements vscode.Disposable {
 			await handle.dispose();
 			return;
 		}
-		const running: RunningAgent = { name: choice.name, handle, disposables: [], sessions: new SessionRegistry() };
+		const running: RunningAgent = { name: choice.name, handle, disposables: [], sessions: new SessionRegistry(), userWaits: new UserWaits() };
 		this.running = running;
 		handle.connection.onDidClose((cause) => {
 			if (this.running === running) {
@@ -256,10 +259,11 @@ export class AgentManager implements vscode.Disposable {
 		const { handle } = running;
 		let initialized: ValidatedInitializeResponse;
 		try {
-			initialized = await withTimeout(
+			initialized = await withTimeoutOutsideWaits(
 				handle.initialize(this.clientInfo, this.clientCapabilities()),
 				handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS,
-				`The agent did not answer initialize within ${(handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS) / 1000} s.`,
+				running.userWaits,
+				`The agent did not answer initialize within ${(handle.isRemote ? REMOTE_INITIALIZE_TIMEOUT_MS : INITIALIZE_TIMEOUT_MS) / 1000} s (not counting time spent answering its questions).`,
 			);
 		} catch (error) {
 			if (generation !== this.generation || this.running !== running) {
@@ -422,7 +426,7 @@ export class AgentManager implements vscode.Disposable {
 			await Promise.all(
 				this.features.map((feature) =>
 					feature.beforeStop
-						? withTimeout(feature.beforeStop(ready), BEFORE_STOP_TIMEOUT_MS, 'timed out').catch((error: unknown) => this.log.debug(`Before stopping ${ready.name}: ${errorMessage(error)}`))
+						? withTimeoutOutsideWaits(feature.beforeStop(ready), BEFORE_STOP_TIMEOUT_MS, new UserWaits(), 'timed out').catch((error: unknown) => this.log.debug(`Before stopping ${ready.name}: ${errorMessage(error)}`))
 						: undefined,
 				),
 			);
@@ -481,20 +485,4 @@ function disposeAll(disposables: vscode.Disposable[]): void {
 			// keep disposing the rest
 		}
 	}
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-	return new Promise<T>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(message)), ms);
-		work.then(
-			(v) => {
-				clearTimeout(timer);
-				resolve(v);
-			},
-			(e: unknown) => {
-				clearTimeout(timer);
-				reject(e);
-			},
-		);
-	});
 }

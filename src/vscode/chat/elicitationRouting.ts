@@ -3,7 +3,8 @@
  * (zod; malformed is -32602), read into a form or URL (what cannot be drawn is declined, with the
  * reason in the log), then asked in the chat of the session it names, or, tied to a request
  * before any session, through a notification and quick input (a URL one until the user answers or
- * the agent's `elicitation/complete` says it is done). Never opens a URL itself.
+ * the agent's `elicitation/complete` says it is done), the agent's `initialize` time limit stopped
+ * meanwhile. Never opens a URL itself.
  */
 import type * as vscode from 'vscode';
 import { completeElicitationParamsSchema, createElicitationParamsSchema, readElicitation, type ElicitationResponse, type ReadElicitation } from '../../common/chat/elicitationRequest';
@@ -34,7 +35,13 @@ export function routeElicitations(agent: RunningAgent, routes: ElicitationRoutes
 			}
 			const { sessionId } = read.read;
 			if (sessionId === undefined) {
-				return askBeforeSession(agent.name, read.read, routes);
+				// The agent's time limits (initialize's) stop while the user answers.
+				const answered = agent.userWaits.begin();
+				try {
+					return await askBeforeSession(agent.name, read.read, routes);
+				} finally {
+					answered();
+				}
 			}
 			const session = routes.session(sessionId);
 			if (!session) {

@@ -6,6 +6,8 @@
 // server that drops the connection mid-turn is reconnected to and the chat goes on with
 // session/resume. Every question (the plain-text host, the password box) is answered with keys
 // only: it has the keyboard though a chat opens, and the chat gets it back once it is answered.
+// Two chats with one remote agent run side by side, answer permissions with keys, and one is taken
+// up again from the history (session/load over the wire).
 // A remote NES agent (the scripted one behind the server) gets its editor-state requests answered
 // and its suggestion shown in the editor, accepted with Tab.
 import * as assert from 'node:assert/strict';
@@ -100,8 +102,10 @@ describe('chat: agents on another machine', function () {
 	let guarded: Server;
 	let dropping: Server;
 	let nesServer: Server;
+	let sessions: Server;
 	const go = path.join(os.tmpdir(), `agent-link-remote-go-${process.pid}`);
 	const store = path.join(os.tmpdir(), `agent-link-remote-sessions-${process.pid}.json`);
+	const sessionsStore = path.join(os.tmpdir(), `agent-link-remote-loads-${process.pid}.json`);
 
 	before(async () => {
 		const section = vscode.workspace.getConfiguration('agentLink');
@@ -125,7 +129,18 @@ describe('chat: agents on another machine', function () {
 			},
 		});
 		nesServer = await Server.start(node, { agent: 'nes-scripted-agent.mjs', fixture: { revision: 'merged' } });
-		servers.push(plain, locked, guarded, dropping, nesServer);
+		// Sessions side by side, each turn asking a permission; kept by the agent, so a chat from the history is loaded again.
+		sessions = await Server.start(node, {
+			fixture: {
+				agentCapabilities: { loadSession: true },
+				sessionStore: sessionsStore,
+				chatTurn: [
+					{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'May I? ' } },
+					{ permission: { toolCall: { toolCallId: 'remote-edit', title: 'Edit the remote notes' }, options: [{ optionId: 'yes', name: 'Allow once', kind: 'allow_once' }, { optionId: 'no', name: 'Reject', kind: 'reject_once' }] } },
+				],
+			},
+		});
+		servers.push(plain, locked, guarded, dropping, nesServer, sessions);
 		await section.update(
 			'agents',
 			{
@@ -136,6 +151,7 @@ describe('chat: agents on another machine', function () {
 				'Remote Guarded': { url: guarded.urls.http },
 				'Remote Dropping': { url: dropping.urls.http },
 				'Remote NES': { url: nesServer.urls.ws },
+				'Remote Sessions': { url: sessions.urls.ws },
 				// Not this machine, over plain text (TEST-NET-1: nothing answers there).
 				'Remote Far': { url: 'ws://192.0.2.1:9/acp' },
 			},
@@ -151,6 +167,7 @@ describe('chat: agents on another machine', function () {
 		}
 		fs.rmSync(go, { force: true });
 		fs.rmSync(store, { force: true });
+		fs.rmSync(sessionsStore, { force: true });
 	});
 
 	for (const [name, profile] of [
@@ -232,6 +249,49 @@ describe('chat: agents on another machine', function () {
 		await press('Enter');
 		await waitUntil(() => agentText(a, key!).includes('Guarded.'), 20_000, 'the answer');
 		assert.ok(!a.recentLog().some((l) => l.includes(GUARD_TOKEN) || l.includes(NO_ACCESS_TOKEN)), 'no token in the log');
+	});
+
+	it('two chats with one remote agent side by side, permissions answered with keys, and a chat taken up again from the history with session/load', async () => {
+		const a = chatApi();
+		const permission = async (keys: string[]) => {
+			await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission prompt', 20_000);
+			// The buttons ignore keys for half a second after they appear.
+			await new Promise((r) => setTimeout(r, 650));
+			await press(...keys);
+		};
+		const turnEnded = (key: string, count: number) => entries(a, key).filter((e) => e.kind === 'turn_end').length === count;
+		const first = await openChat(a, 'Remote Sessions');
+		await type('first chat', 10);
+		await press('Enter');
+		await permission(['Enter']);
+		const second = await openChat(a, 'Remote Sessions');
+		await type('second chat', 10);
+		await press('Enter');
+		await permission(['Tab', 'Enter']);
+		await waitUntil(() => turnEnded(first, 1) && turnEnded(second, 1), 30_000, 'both turns ended');
+		assert.match(agentText(a, first), /permission: \{"outcome":"selected","optionId":"yes"\}/);
+		assert.match(agentText(a, second), /permission: \{"outcome":"selected","optionId":"no"\}/);
+		const firstSession = a.chatController.tab(first)!.session!;
+		assert.equal(firstSession.agent?.handle.isRemote, true);
+		assert.notEqual(firstSession.sessionId, a.chatController.tab(second)!.session!.sessionId, 'two sessions on the one connection');
+		// Closed, then opened from the history: the agent loads it over the wire, and it goes on.
+		const historyId = a.chatController.tab(first)!.historyId;
+		const sessionId = firstSession.sessionId;
+		await a.chatController.flushHistory();
+		await a.chatController.closeTab(first);
+		const reopened = await a.chatController.openFromHistory(historyId);
+		await waitUntil(() => a.chatController.tab(reopened)?.state === 'ready', 30_000, 'the chat loaded again');
+		assert.equal(a.chatController.tab(reopened)!.session!.sessionId, sessionId, 'the same session, loaded');
+		const received = (await a.chatController.tab(reopened)!.session!.agent!.handle.connection.sendRequest('_test/received', {}, z.unknown())) as { method: string; params?: { sessionId?: string } }[];
+		assert.ok(received.some((r) => r.method === 'session/load' && r.params?.sessionId === sessionId), 'session/load reached the remote agent');
+		await waitFor(async () => (await webviewQuery('.entry-user')).texts.some((t) => t.includes('first chat')), 'the stored transcript drawn');
+		await a.chatController.showTab(reopened);
+		await waitForSteady(inputFocused, 'the input focused');
+		await type('and more', 10);
+		await press('Enter');
+		await permission(['Enter']);
+		await waitUntil(() => turnEnded(reopened, 2), 30_000, 'the next turn ended');
+		assert.deepEqual(prompts(a, reopened), ['first chat', 'and more']);
 	});
 
 	it('a connection dropped mid-turn: the turn fails, the agent is connected to again, the chat resumes and what was typed is kept', async () => {

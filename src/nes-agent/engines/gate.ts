@@ -19,7 +19,7 @@ import { KEYWORDS, isIdentifier } from './identifiers';
 import { exampleChange, widenToTokens } from './lineChange';
 import { lexerOf } from './syntax';
 import { BIAS, THRESHOLDS, WEIGHTS } from './gateWeights';
-import { alikeness, contextOf, coverage, namesReach, rewriteRatio, sameHead, seenElsewhere } from './intent';
+import { alikeness, contextOf, rewriteRatio, sameHead, textEvidence } from './intent';
 import type { EngineInput, Proposal } from './types';
 
 export type RuleName = 'rename' | 'stringPrefix' | 'repeated' | 'version' | 'sameLines';
@@ -161,14 +161,12 @@ export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposa
 		const lexed = lexerOf(input.document, input.languageId, input.uri).kindOfText(change.line, change.oldLine, change.start);
 		text = lexed === 'code' ? 'code' : lexed.startsWith('string') ? 'string' : 'comment';
 		const others = places.filter((line) => line !== change.line).length;
-		covered = coverage(input.document, change.line, removed, others);
-		seen = seenElsewhere(input.document, change.line, inserted);
 		ratio = rewriteRatio(change.oldLine, removed, inserted);
 		const first = places.find((line) => line !== change.line);
+		({ covered, seen, names } = textEvidence(input.document, change.line, first ?? -1, removed, inserted, others));
 		if (first !== undefined) {
 			head = sameHead(input.document.lineText(first), change.oldLine);
 			context = contextOf(input.document, change.line, first);
-			names = namesReach(input.document, change.line, first, removed, inserted);
 			distance = bucket(Math.abs(first - change.line), [1, 3, 12, 50], ['1', '3', '12', '50', 'far']);
 			const other = input.document.lineText(first).trim();
 			const similarity = other === change.oldLine.trim() ? 1 : alikeness(other, change.oldLine);
@@ -219,8 +217,12 @@ export function confidence(f: GateFeatures, weights: Readonly<Record<string, num
 	return 1 / (1 + Math.exp(-z));
 }
 
+/** Whether the gate decides for a language at all (a threshold above 0); elsewhere every proposal is said. */
+export function decides(lang: string): boolean {
+	return (THRESHOLDS[lang] ?? 0) > 0;
+}
+
 /** Whether the proposal is said. */
 export function speaks(f: GateFeatures): boolean {
-	const threshold = THRESHOLDS[f.lang] ?? 0;
-	return threshold <= 0 || confidence(f) >= threshold;
+	return !decides(f.lang) || confidence(f) >= THRESHOLDS[f.lang]!;
 }

@@ -37,8 +37,8 @@
  *   `far` (64 of 82); the same lines elsewhere 75.9% with `far` (22 of 29).
  *
  * Limits: each is a count over the text, not an understanding of it; they shift the gate's odds
- * and decide nothing alone. The counts stop early (`CAP`), so a file of 20 000 lines costs a
- * bounded scan, done only once a rule has proposed something.
+ * and decide nothing alone. The counts over the file are one pass (`textEvidence`), stopped once
+ * they are decided, done only once a rule has proposed something.
  */
 import { enclosingBlock, indentOf } from './scope';
 import type { TextLines } from './types';
@@ -46,35 +46,78 @@ import type { TextLines } from './types';
 /** Counting stops here: beyond a few dozen holders, more say nothing new. */
 const CAP = 64;
 
-/** The lines other than `skip` whose text holds `needle`, up to `limit`. */
-function linesHolding(document: TextLines, needle: string, skip: number, limit: number): number {
-	let count = 0;
-	for (let i = 0; i < document.lineCount && count < limit; i++) {
-		if (i !== skip && document.lineText(i).includes(needle)) {
-			count++;
+/** The counts over the other lines of the file, from one pass over them (`textEvidence`). */
+export interface TextEvidence {
+	readonly covered: string;
+	readonly seen: string;
+	readonly names: string;
+}
+
+/** The names `inserted` brings in: those `removed` did not hold, a few at most. */
+function namesBroughtIn(removed: string, inserted: string): string[] {
+	const had = new Set(removed.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []);
+	return [...new Set(inserted.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [])].filter((name) => !had.has(name) && name.length > 1).slice(0, 4);
+}
+
+/**
+ * `covered`, `seen` and `names` for a change of `removed` to `inserted` on `line`, whose proposal
+ * reaches `places` other lines, the nearest `place` (-1: none): one pass over the other lines,
+ * stopped once every count is decided.
+ */
+export function textEvidence(document: TextLines, line: number, place: number, removed: string, inserted: string, places: number): TextEvidence {
+	const gone = removed.trim();
+	const added = inserted.trim();
+	const coverLimit = Math.min(CAP, 2 * places + 1);
+	const names = place === -1 ? [] : namesBroughtIn(removed, inserted);
+	const wholes = names.map((name) => new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'u'));
+	const used = names.map(() => false);
+	const near = names.map(() => false);
+	let block: { start: number; end: number } | undefined;
+	let held = 0;
+	let seen = 0;
+	let open = names.length;
+	for (let i = 0; i < document.lineCount; i++) {
+		if (i === line) {
+			continue;
+		}
+		const more = (gone !== '' && held < coverLimit) || (added !== '' && seen < 3);
+		if (!more && open === 0) {
+			break;
+		}
+		const text = document.lineText(i);
+		held += gone !== '' && held < coverLimit && text.includes(gone) ? 1 : 0;
+		seen += added !== '' && seen < 3 && text.includes(added) ? 1 : 0;
+		for (let k = 0; k < names.length; k++) {
+			if (near[k] || !text.includes(names[k]!) || !wholes[k]!.test(text)) {
+				continue;
+			}
+			used[k] = true;
+			block ??= enclosingBlock(document, place);
+			if ((i >= block.start && i < block.end) || Math.abs(i - place) <= 3 || indentOf(text) === 0) {
+				near[k] = true;
+				open--;
+			}
 		}
 	}
-	return count;
+	const covered = gone === '' ? 'ins' : held <= places ? 'all' : held <= 2 * places ? 'half' : 'few';
+	const seenWord = added === '' ? 'del' : seen === 0 ? '0' : seen <= 2 ? '1-2' : '3+';
+	const far = names.some((_, k) => used[k] && !near[k]);
+	return { covered, seen: seenWord, names: names.length === 0 ? 'none' : far ? 'far' : used.some(Boolean) ? 'near' : 'new' };
 }
 
 /** How many of the other lines holding the removed text the proposal's `places` reach. */
 export function coverage(document: TextLines, line: number, removed: string, places: number): string {
-	const needle = removed.trim();
-	if (needle === '') {
-		return 'ins';
-	}
-	const held = linesHolding(document, needle, line, Math.min(CAP, 2 * places + 1));
-	return held <= places ? 'all' : held <= 2 * places ? 'half' : 'few';
+	return textEvidence(document, line, -1, removed, '', places).covered;
 }
 
 /** How many other lines already hold the inserted text. */
 export function seenElsewhere(document: TextLines, line: number, inserted: string): string {
-	const needle = inserted.trim();
-	if (needle === '') {
-		return 'del';
-	}
-	const held = linesHolding(document, needle, line, 3);
-	return held === 0 ? '0' : held <= 2 ? '1-2' : '3+';
+	return textEvidence(document, line, -1, '', inserted, 0).seen;
+}
+
+/** Where the names `inserted` brings in (those `removed` did not hold) already live, seen from `place`. */
+export function namesReach(document: TextLines, line: number, place: number, removed: string, inserted: string): string {
+	return textEvidence(document, line, place, removed, inserted, 0).names;
 }
 
 /** How much of the edited line the change replaced. */
@@ -116,35 +159,6 @@ export function contextOf(document: TextLines, line: number, place: number): str
 		return same === 2 ? 'same' : 'one';
 	}
 	return pairs.reduce((sum, [a, b]) => sum + alikeness(a, b), 0) / 2 >= 0.6 ? 'alike' : 'unlike';
-}
-
-/** Where the names `inserted` brings in (those `removed` did not hold) already live, seen from `place`. */
-export function namesReach(document: TextLines, line: number, place: number, removed: string, inserted: string): string {
-	const had = new Set(removed.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []);
-	const names = [...new Set(inserted.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [])].filter((name) => !had.has(name) && name.length > 1).slice(0, 4);
-	if (names.length === 0) {
-		return 'none';
-	}
-	const block = enclosingBlock(document, place);
-	let found = false;
-	for (const name of names) {
-		const whole = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'u');
-		let used = false;
-		let near = false;
-		for (let i = 0; i < document.lineCount && !near; i++) {
-			const text = document.lineText(i);
-			if (i === line || !text.includes(name) || !whole.test(text)) {
-				continue;
-			}
-			used = true;
-			near = (i >= block.start && i < block.end) || Math.abs(i - place) <= 3 || indentOf(text) === 0;
-		}
-		if (used && !near) {
-			return 'far';
-		}
-		found ||= used;
-	}
-	return found ? 'near' : 'new';
 }
 
 /** The first word (or sign) of a line, its indentation aside. */

@@ -28,6 +28,12 @@ describe('evidence of intent', () => {
 		assert.equal(coverage(d, 0, 'List', 1), 'few');
 	});
 
+	it('counts only the lines within 1 500 of the edited one, so a long file costs a bounded pass', () => {
+		const lines = ['a = List.of();', 'b = List.of();', ...Array.from({ length: 1600 }, () => ''), 'z = List.of();'];
+		assert.equal(coverage(doc(lines), 0, 'List', 1), 'all', 'the holder 1 600 lines away is not counted');
+		assert.equal(coverage(doc(lines.slice(0, 2).concat(['z = List.of();'])), 0, 'List', 1), 'half', 'counted when near');
+	});
+
 	it('seen: how many other lines already hold the inserted text', () => {
 		const d = doc(['x = Set.of();', 'y = Set.of();', 'z = Set.of();', 'w = Set.of();']);
 		assert.equal(seenElsewhere(d, 0, ''), 'del');

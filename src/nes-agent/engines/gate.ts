@@ -5,8 +5,12 @@
  * proposal (`GateFeatures`): the rule, the language, the kind of text edited (code, comment,
  * string), what kind of change it was (a name, a modifier, a generic type argument, a literal, an
  * insertion…), how many places it found, how far the nearest is and how alike its line is to the
- * edited one. The weights are in `gateWeights.ts`, fitted by `bench/fitNesGate.ts` on the NES
- * eval's training set (real edits from other projects than the dev sets), never on the dev sets.
+ * edited one, and what the file says of the author's intent (`intent.ts`: the nearest place's
+ * neighbouring lines, where the names the change brings in live, how many holders of the removed
+ * text it reaches, how much of the line was rewritten). The weights are in `gateWeights.ts`,
+ * fitted by `bench/fitNesGate.ts` on the NES eval's training set (real edits from other projects
+ * than the dev sets), never on the dev sets. In JavaScript and Python, where it decides nothing,
+ * the features are not computed (`decides`).
  *
  * Limits: the model sees only these coarse facts, so it can only keep back the kinds of proposal
  * that were mostly wrong (said when its estimate reaches the threshold `fitNesGate.ts` chose on

@@ -24,15 +24,18 @@ import { readCases, replay } from './nesReplay';
  * The least threshold: a proposal is said only when the model finds it likelier right than wrong.
  * The one shipped is shared by the languages the gate decides for (`sharedThreshold`): the highest
  * from this one up whose out-of-project recall, those languages together, is at least
- * `KEEP_RECALL` of what they reach ungated (precision wins over recall, but the gate's coarse
- * features cost recall fast beyond that point: 0.75 costs 8% of it, 0.85 a third).
+ * `KEEP_RECALL` of what they reach ungated. Precision wins over recall, and with the evidence of
+ * intent (`intent.ts`) a tenth of the recall buys more of it than before (out of project on the
+ * training set, 0.75: 86.5% → 88.8% precision, 47.5% → 42.9% recall, wrong on 6.1% → 4.5% of
+ * mixed cases); beyond that point the gate's features cost recall fast (0.8 costs a sixth of it,
+ * 0.85 a quarter), and more than they carry to other projects.
  * Thresholds chosen per language for a target precision (`--target`) held out of project on the
  * training set (93% precision, 27% recall) but did not carry to the dev sets' projects (precision
  * 91.8% and 79.7%, recall 23.6% and 18.1%): the model's features are too coarse to pick out
  * single suggestions that well, so it is kept to removing the kinds of proposal mostly wrong.
  */
 const LIKELIER_RIGHT = 0.5;
-const KEEP_RECALL = 0.95;
+const KEEP_RECALL = 0.9;
 /**
  * Languages whose rules were written and judged on their own dev set (JavaScript, TypeScript and
  * Python), their behaviour pinned by unit tests: the gate lets them through. Out of project on the
@@ -43,7 +46,12 @@ const KEEP_RECALL = 0.95;
 const OWN_RULES: ReadonlySet<string> = new Set(['js', 'py']);
 const TARGET_PRECISION = 0.92;
 const TARGET_WRONG_MIXED = 0.04;
-/** The L2 penalty per weight, and the gradient descent's rate and rounds. */
+/**
+ * The L2 penalty per weight, and the gradient descent's rate and rounds. A smaller penalty looks
+ * better out of project on the training set (precision at 42% recall: 0.02 88.8%, 0.005 90.1%)
+ * but fits its 27 projects more closely: on the dev sets' projects it was no better (a tried
+ * 0.005: six languages 82.9% / 37.8% against 83.7% / 40.0%), so the penalty stays.
+ */
 let L2 = 0.02;
 const RATE = 0.5;
 const ROUNDS = 600;

@@ -1,14 +1,16 @@
 // One line of a document changed as a user would change it, then engine 1 (edit-by-example) of
 // the built-in NES agent asked at the end of the change: the shared step of the NES rule tests.
 import { TrackedDocument } from '../../src/nes-agent/documents';
-import { editByExample } from '../../src/nes-agent/engines/editByExample';
+import { editByExample, proposeUngated } from '../../src/nes-agent/engines/editByExample';
 import type { Proposal } from '../../src/nes-agent/engines/types';
 
 /**
  * `lines` (of a `languageId` document named `f.<ext>`) with line `line` changed to `now` as one
- * edit of the differing span, then engine 1 asked at its end.
+ * edit of the differing span, then engine 1 asked at its end. `ungated`: what its first rule
+ * proposes before the gate weighs it (where a rule's proposal goes, whatever the gate's odds for
+ * a document this small).
  */
-export function suggestAfterLineEdit(ext: string, languageId: string, lines: readonly string[], line: number, now: string): Proposal | undefined {
+export function suggestAfterLineEdit(ext: string, languageId: string, lines: readonly string[], line: number, now: string, ungated = false): Proposal | undefined {
 	const doc = new TrackedDocument(`file:///project/f.${ext}`, languageId, 1, lines.join('\n'));
 	const old = lines[line]!;
 	let start = 0;
@@ -20,5 +22,6 @@ export function suggestAfterLineEdit(ext: string, languageId: string, lines: rea
 		end++;
 	}
 	doc.applyChanges([{ range: { start: { line, character: start }, end: { line, character: old.length - end } }, text: now.slice(start, now.length - end) }], 2);
-	return editByExample({ uri: doc.uri, languageId: doc.languageId, document: doc, cursor: { line, character: now.length - end }, lastEdit: doc.lastEdit, earlierEdits: doc.earlierEdits });
+	const input = { uri: doc.uri, languageId: doc.languageId, document: doc, cursor: { line, character: now.length - end }, lastEdit: doc.lastEdit, earlierEdits: doc.earlierEdits };
+	return ungated ? proposeUngated(input)?.proposal : editByExample(input);
 }

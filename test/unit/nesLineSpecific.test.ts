@@ -9,9 +9,13 @@ import { suggestAfterLineEdit } from '../shared/nesLineEdit';
 
 const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
 
-/** `lines` with line `line` changed to `now`, then engine 1 asked at the end of the change. */
+/**
+ * `lines` with line `line` changed to `now`, then engine 1's rules asked at the end of the change:
+ * where they propose, before the gate weighs it (the gate's own tests are below and in
+ * `nesIntent.test.ts`). Silence asserted here is the rules' own, the gate aside.
+ */
 function suggest(ext: keyof typeof FILES, lines: string[], line: number, now: string): Proposal | undefined {
-	return suggestAfterLineEdit(ext, FILES[ext], lines, line, now);
+	return suggestAfterLineEdit(ext, FILES[ext], lines, line, now, true);
 }
 
 function places(p: Proposal | undefined): string[] {
@@ -87,7 +91,7 @@ describe('edits that belong to their own line', () => {
 });
 
 describe('gate', () => {
-	const base: GateFeatures = { rule: 'repeated', lang: 'go', text: 'code', change: 'name', sites: '1', distance: '3', alike: 'same', line: 'call', where: 'middle', size: '2' };
+	const base: GateFeatures = { rule: 'repeated', lang: 'go', text: 'code', change: 'name', sites: '1', distance: '3', alike: 'same', line: 'call', where: 'middle', size: '2', covered: 'all', seen: '0', ratio: 'small', head: 'same', context: 'same', names: 'new' };
 
 	it('names the language, the kind of change and the role of the line', () => {
 		assert.equal(languageOf('csharp', 'file:///a.cs'), 'csharp');

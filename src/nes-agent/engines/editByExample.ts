@@ -8,7 +8,7 @@
  * fires proposes is then put to the gate (`gate.ts`): rules that proved wrong
  * too often, in that language, on that kind of text and change, stay silent.
  */
-import { featuresOf, speaks, type GateFeatures, type RuleName } from './gate';
+import { decides, featuresOf, languageOf, speaks, type GateFeatures, type RuleName } from './gate';
 import { renamePropagation } from './renamePropagation';
 import { repeatedTransformation } from './repeatedTransformation';
 import { sameLines } from './sameLines';
@@ -24,20 +24,30 @@ const RULES: readonly (readonly [RuleName, (input: EngineInput) => Proposal | un
 	['sameLines', sameLines],
 ];
 
-/** The first rule's proposal and what the gate weighs, before the gate (the gate's fitting script replays this). */
-export function proposeUngated(input: EngineInput): { proposal: Proposal; features: GateFeatures } | undefined {
+/** The first rule that proposes something, and its proposal. */
+function firstProposal(input: EngineInput): { rule: RuleName; proposal: Proposal } | undefined {
 	for (const [rule, propose] of RULES) {
 		const proposal = propose(input);
 		if (proposal) {
-			return { proposal, features: featuresOf(rule, input, proposal) };
+			return { rule, proposal };
 		}
 	}
 	return undefined;
 }
 
+/** The first rule's proposal and what the gate weighs, before the gate (the gate's fitting script replays this). */
+export function proposeUngated(input: EngineInput): { proposal: Proposal; features: GateFeatures } | undefined {
+	const found = firstProposal(input);
+	return found && { proposal: found.proposal, features: featuresOf(found.rule, input, found.proposal) };
+}
+
 export function editByExample(input: EngineInput): Proposal | undefined {
-	const found = proposeUngated(input);
-	return found && speaks(found.features) ? found.proposal : undefined;
+	const found = firstProposal(input);
+	if (!found || !decides(languageOf(input.languageId, input.uri))) {
+		// A language the gate lets through whole: its features are not worth reading the file for.
+		return found?.proposal;
+	}
+	return speaks(featuresOf(found.rule, input, found.proposal)) ? found.proposal : undefined;
 }
 
 export const editByExampleEngine: NesEngine = {

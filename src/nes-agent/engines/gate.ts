@@ -5,8 +5,12 @@
  * proposal (`GateFeatures`): the rule, the language, the kind of text edited (code, comment,
  * string), what kind of change it was (a name, a modifier, a generic type argument, a literal, an
  * insertion…), how many places it found, how far the nearest is and how alike its line is to the
- * edited one. The weights are in `gateWeights.ts`, fitted by `bench/fitNesGate.ts` on the NES
- * eval's training set (real edits from other projects than the dev sets), never on the dev sets.
+ * edited one, and what the file says of the author's intent (`intent.ts`: the nearest place's
+ * neighbouring lines, where the names the change brings in live, how many holders of the removed
+ * text it reaches, how much of the line was rewritten). The weights are in `gateWeights.ts`,
+ * fitted by `bench/fitNesGate.ts` on the NES eval's training set (real edits from other projects
+ * than the dev sets), never on the dev sets. In JavaScript and Python, where it decides nothing,
+ * the features are not computed (`decides`).
  *
  * Limits: the model sees only these coarse facts, so it can only keep back the kinds of proposal
  * that were mostly wrong (said when its estimate reaches the threshold `fitNesGate.ts` chose on
@@ -19,6 +23,7 @@ import { KEYWORDS, isIdentifier } from './identifiers';
 import { exampleChange, widenToTokens } from './lineChange';
 import { lexerOf } from './syntax';
 import { BIAS, THRESHOLDS, WEIGHTS } from './gateWeights';
+import { alikeness, contextOf, rewriteRatio, sameHead, textEvidence } from './intent';
 import type { EngineInput, Proposal } from './types';
 
 export type RuleName = 'rename' | 'stringPrefix' | 'repeated' | 'version' | 'sameLines';
@@ -38,6 +43,15 @@ export interface GateFeatures {
 	readonly where: string;
 	/** How many tokens the change removes and inserts together. */
 	readonly size: string;
+	/** Evidence of intent (`intent.ts`): the holders of the removed text reached, the inserted text seen elsewhere, how much of the line changed, the nearest place's first word. */
+	readonly covered: string;
+	readonly seen: string;
+	readonly ratio: string;
+	readonly head: string;
+	/** How the nearest place's neighbouring lines read against the edited line's (`intent.ts`). */
+	readonly context: string;
+	/** Where the names the change brought in already live, seen from the nearest place (`intent.ts`). */
+	readonly names: string;
 }
 
 const LANGUAGES: readonly (readonly [string, RegExp, RegExp])[] = [
@@ -108,20 +122,6 @@ function placesOf(proposal: Proposal): number[] {
 	return proposal.kind === 'rename' ? proposal.occurrences.map((r) => r.start.line) : proposal.edits.map((e) => e.range.start.line);
 }
 
-/** How many tokens two lines share, over the tokens of either (1: the same tokens). */
-function alikeness(a: string, b: string): number {
-	const ta = new Set(a.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []);
-	const tb = new Set(b.match(/[\p{L}\p{N}_$]+|\S/gu) ?? []);
-	let shared = 0;
-	for (const t of ta) {
-		if (tb.has(t)) {
-			shared++;
-		}
-	}
-	const all = ta.size + tb.size - shared;
-	return all === 0 ? 1 : shared / all;
-}
-
 const LINE_ROLES: readonly (readonly [string, RegExp])[] = [
 	['import', /^\s*(?:import|from\s+\S+\s+import|using|use|require(?:_once)?|include|package|extern\s+crate|namespace)\b|\brequire\(/],
 	['control', /^\s*(?:\}\s*)?(?:if|else|elif|elsif|while|for|foreach|switch|case|match|when|unless|catch|except|try|rescue)\b/],
@@ -146,6 +146,12 @@ export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposa
 	let line = 'other';
 	let where = 'middle';
 	let size = '1';
+	let covered = 'ins';
+	let seen = 'del';
+	let ratio = 'small';
+	let head = 'same';
+	let context = 'unlike';
+	let names = 'none';
 	const places = placesOf(proposal);
 	if (change) {
 		const wide = widenToTokens(change);
@@ -158,8 +164,13 @@ export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposa
 		size = bucket(tokens, [1, 2, 4], ['1', '2', '4', 'more']);
 		const lexed = lexerOf(input.document, input.languageId, input.uri).kindOfText(change.line, change.oldLine, change.start);
 		text = lexed === 'code' ? 'code' : lexed.startsWith('string') ? 'string' : 'comment';
+		const others = places.filter((line) => line !== change.line).length;
+		ratio = rewriteRatio(change.oldLine, removed, inserted);
 		const first = places.find((line) => line !== change.line);
+		({ covered, seen, names } = textEvidence(input.document, change.line, first ?? -1, removed, inserted, others));
 		if (first !== undefined) {
+			head = sameHead(input.document.lineText(first), change.oldLine);
+			context = contextOf(input.document, change.line, first);
 			distance = bucket(Math.abs(first - change.line), [1, 3, 12, 50], ['1', '3', '12', '50', 'far']);
 			const other = input.document.lineText(first).trim();
 			const similarity = other === change.oldLine.trim() ? 1 : alikeness(other, change.oldLine);
@@ -167,12 +178,12 @@ export function featuresOf(rule: RuleName, input: EngineInput, proposal: Proposa
 		}
 	}
 	const sites = bucket(places.length, [1, 2, 4, 10], ['1', '2', '4', '10', 'many']);
-	return { rule, lang, text, change: kind, sites, distance, alike, line, where, size };
+	return { rule, lang, text, change: kind, sites, distance, alike, line, where, size, covered, seen, ratio, head, context, names };
 }
 
 /** The names of the weights a proposal's features turn on: each feature alone, and the pairs the model knows. */
 export function activeWeights(f: GateFeatures): string[] {
-	const single = [`rule=${f.rule}`, `lang=${f.lang}`, `text=${f.text}`, `change=${f.change}`, `sites=${f.sites}`, `distance=${f.distance}`, `alike=${f.alike}`, `line=${f.line}`, `where=${f.where}`, `size=${f.size}`];
+	const single = [`rule=${f.rule}`, `lang=${f.lang}`, `text=${f.text}`, `change=${f.change}`, `sites=${f.sites}`, `distance=${f.distance}`, `alike=${f.alike}`, `line=${f.line}`, `where=${f.where}`, `size=${f.size}`, `covered=${f.covered}`, `seen=${f.seen}`, `ratio=${f.ratio}`, `head=${f.head}`, `context=${f.context}`, `names=${f.names}`];
 	const pairs = [
 		`rule=${f.rule}&lang=${f.lang}`,
 		`rule=${f.rule}&text=${f.text}`,
@@ -188,6 +199,15 @@ export function activeWeights(f: GateFeatures): string[] {
 		`rule=${f.rule}&where=${f.where}`,
 		`rule=${f.rule}&size=${f.size}`,
 		`rule=${f.rule}&distance=${f.distance}`,
+		`rule=${f.rule}&covered=${f.covered}`,
+		`alike=${f.alike}&covered=${f.covered}`,
+		`rule=${f.rule}&seen=${f.seen}`,
+		`rule=${f.rule}&ratio=${f.ratio}`,
+		`rule=${f.rule}&head=${f.head}`,
+		`rule=${f.rule}&context=${f.context}`,
+		`alike=${f.alike}&context=${f.context}`,
+		`rule=${f.rule}&names=${f.names}`,
+		`alike=${f.alike}&names=${f.names}`,
 	];
 	return [...single, ...pairs];
 }
@@ -201,8 +221,12 @@ export function confidence(f: GateFeatures, weights: Readonly<Record<string, num
 	return 1 / (1 + Math.exp(-z));
 }
 
+/** Whether the gate decides for a language at all (a threshold above 0); elsewhere every proposal is said. */
+export function decides(lang: string): boolean {
+	return (THRESHOLDS[lang] ?? 0) > 0;
+}
+
 /** Whether the proposal is said. */
 export function speaks(f: GateFeatures): boolean {
-	const threshold = THRESHOLDS[f.lang] ?? 0;
-	return threshold <= 0 || confidence(f) >= threshold;
+	return !decides(f.lang) || confidence(f) >= THRESHOLDS[f.lang]!;
 }

@@ -100,6 +100,26 @@ function chatPanelAgents(ctx) {
 	return {
 		// The SDK's example agent without its 1 s pauses, for a test that needs its turns but not their pace.
 		'SDK Example Agent, quick': { ...sdkExample, args: ['--import', join(ctx.fixtures, 'agents', 'quick-pace.mjs'), ...sdkExample.args] },
+		// The SDK's example agent's turn from its permission prompt on: the call answered, 1 s, its last words, the end
+		// (habits.test.ts opens the palette as such a turn ends; the example agent's 4 s before the prompt it does not need).
+		'Chat Ask Then End': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				text("I'll change the configuration."),
+				{ sessionUpdate: 'tool_call', toolCallId: 'call_2', title: 'Modifying critical configuration file', kind: 'edit', status: 'pending' },
+				{
+					permission: {
+						toolCall: { toolCallId: 'call_2', title: 'Modifying critical configuration file' },
+						options: [
+							{ optionId: 'allow', name: 'Allow this change', kind: 'allow_once' },
+							{ optionId: 'reject', name: 'Skip this change', kind: 'reject_once' },
+						],
+					},
+				},
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'call_2', status: 'completed' },
+				{ waitMs: 1000 },
+				text(' The changes have been applied.'),
+			],
+		}),
 		// Two agents answering in two chunks at once: no test waits on their turns (the turn of one that must still run
 		// waits for a go-ahead, as the side-by-side agents below; a pause here cost each test that used it seconds).
 		'Chat A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), text(' A two.')] }),

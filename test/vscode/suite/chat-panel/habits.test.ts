@@ -121,7 +121,7 @@ describe('chat panel: real habits', function () {
 	for (const delayMs of [0, 50, 150]) {
 		it(`leaves the keyboard in the command palette opened ${delayMs} ms after answering a permission prompt, as the turn ends`, async () => {
 			const a = chatApi();
-			const key = await openChat(a, 'SDK Example Agent');
+			const key = await openChat(a, 'Chat Ask Then End');
 			await paletteAfter(() => turnAnsweredByKeyboard('tidy the config'), delayMs, () => idle(a, key) && entriesOf(a, key).some((e) => e.kind === 'turn_end'), 'the turn to end');
 		});
 	}

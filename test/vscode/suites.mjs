@@ -96,10 +96,34 @@ const SIDE_BY_SIDE_GO = '.chat-side-by-side-go';
 
 function chatPanelAgents(ctx) {
 	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
+	const sdkExample = sharedAgents(ctx)['SDK Example Agent'];
 	return {
-		// Two agents whose turns take a while (habits.test.ts).
-		'Chat Slow A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitMs: 6000 }, text(' A two.')] }),
-		'Chat Slow B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), { waitMs: 2500 }, text(' B two.')] }),
+		// The SDK's example agent without its 1 s pauses, for a test that needs its turns but not their pace.
+		'SDK Example Agent, quick': { ...sdkExample, args: ['--import', join(ctx.fixtures, 'agents', 'quick-pace.mjs'), ...sdkExample.args] },
+		// The SDK's example agent's turn from its permission prompt on: the call answered, 1 s, its last words, the end
+		// (habits.test.ts opens the palette as such a turn ends; the example agent's 4 s before the prompt it does not need).
+		'Chat Ask Then End': ctx.fixtureAgent('well-behaved.mjs', {
+			chatTurn: [
+				text("I'll change the configuration."),
+				{ sessionUpdate: 'tool_call', toolCallId: 'call_2', title: 'Modifying critical configuration file', kind: 'edit', status: 'pending' },
+				{
+					permission: {
+						toolCall: { toolCallId: 'call_2', title: 'Modifying critical configuration file' },
+						options: [
+							{ optionId: 'allow', name: 'Allow this change', kind: 'allow_once' },
+							{ optionId: 'reject', name: 'Skip this change', kind: 'reject_once' },
+						],
+					},
+				},
+				{ sessionUpdate: 'tool_call_update', toolCallId: 'call_2', status: 'completed' },
+				{ waitMs: 1000 },
+				text(' The changes have been applied.'),
+			],
+		}),
+		// Two agents answering in two chunks at once: no test waits on their turns (the turn of one that must still run
+		// waits for a go-ahead, as the side-by-side agents below; a pause here cost each test that used it seconds).
+		'Chat A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), text(' A two.')] }),
+		'Chat B': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('B one.'), text(' B two.')] }),
 		// The two chats of the side-by-side test: each turn waits for the test's go-ahead (a file), so both are running at
 		// once however long chat B's agent takes to start on a busy machine.
 		'Chat Side A': ctx.fixtureAgent('well-behaved.mjs', { chatTurn: [text('A one.'), { waitForFile: join(ctx.workspace, SIDE_BY_SIDE_GO) }, text(' A two.')] }),

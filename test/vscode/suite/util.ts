@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../src/vscode/extension';
 import type { AgentState } from '../../../src/vscode/agentManager';
+import { logWait } from './waitLog';
 
 export const EXTENSION_ID = 'agent-link.agent-link';
 
@@ -46,13 +47,15 @@ export function waitForState(a: Pick<AgentLinkApi, 'agents'>, predicate: (s: Age
 }
 
 export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
+	const start = Date.now();
+	const deadline = start + timeoutMs;
 	while (!(await condition())) {
 		if (Date.now() > deadline) {
 			throw new Error(`timed out waiting for ${what}`);
 		}
 		await new Promise((r) => setTimeout(r, 25));
 	}
+	logWait(start, what);
 }
 
 export { isAlive } from '../../shared/process';

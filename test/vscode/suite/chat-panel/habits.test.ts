@@ -73,11 +73,11 @@ describe('chat panel: real habits', function () {
 
 	it('sends what is typed after a tab is chosen with the mouse to that chat; arrow keys on the tabs still move between them', async () => {
 		const a = chatApi();
-		const first = await openChat(a, 'Chat Slow A');
-		const second = await openChat(a, 'Chat Slow B');
+		const first = await openChat(a, 'Chat A');
+		const second = await openChat(a, 'Chat B');
 		assert.equal(a.chatController.selectedKey, second);
 		await webviewClick(`.tab-button[data-key="${first}"]`);
-		await waitFor(async () => (await webviewQuery('.tab.selected .tab-agent')).texts[0] === ', Chat Slow A', 'chat A shown');
+		await waitFor(async () => (await webviewQuery('.tab.selected .tab-agent')).texts[0] === ', Chat A', 'chat A shown');
 		await type('typed after a click', 10);
 		await press('Enter');
 		await waitUntil(() => prompts(a, first).includes('typed after a click'), 10_000, `the prompt sent to chat A (keyboard: ${(await focusReport()).join('; ')})`);
@@ -121,7 +121,7 @@ describe('chat panel: real habits', function () {
 	for (const delayMs of [0, 50, 150]) {
 		it(`leaves the keyboard in the command palette opened ${delayMs} ms after answering a permission prompt, as the turn ends`, async () => {
 			const a = chatApi();
-			const key = await openChat(a, 'SDK Example Agent');
+			const key = await openChat(a, 'Chat Ask Then End');
 			await paletteAfter(() => turnAnsweredByKeyboard('tidy the config'), delayMs, () => idle(a, key) && entriesOf(a, key).some((e) => e.kind === 'turn_end'), 'the turn to end');
 		});
 	}
@@ -141,11 +141,12 @@ describe('chat panel: real habits', function () {
 
 	it('labels the chats in the history as they are: files changed only when written, read-only only when they cannot go on', async () => {
 		const a = chatApi();
-		// The SDK example agent writes no file: one chat with its change allowed, one with it skipped.
-		const allowed = await openChat(a, 'SDK Example Agent');
+		// The SDK example agent writes no file: one chat with its change allowed, one with it skipped
+		// (without its pauses: this test needs its turns, not their pace).
+		const allowed = await openChat(a, 'SDK Example Agent, quick');
 		await turnAnsweredByKeyboard('allow it');
 		await waitUntil(() => idle(a, allowed) && entriesOf(a, allowed).some((e) => e.kind === 'turn_end'), 20_000, 'the allowed turn to end');
-		const skipped = await openChat(a, 'SDK Example Agent');
+		const skipped = await openChat(a, 'SDK Example Agent, quick');
 		await type('skip it', 10);
 		await press('Enter');
 		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the permission prompt', 20_000);
@@ -199,13 +200,13 @@ describe('chat panel: real habits', function () {
 		const before = a.chatController.tabKeys.length;
 		await click(VIEW_ACTION('New Chat with Another Agent…'));
 		await waitFor(async () => (await query('.quick-input-widget .quick-input-title')).texts[0] === 'Agent Link: New Chat', 'the agent picker');
-		await type('Chat Slow A', 20);
-		await waitFor(async () => (await query(`${QUICK_ROWS}.focused`)).texts.some((t) => t.includes('Chat Slow A')), 'Chat Slow A chosen');
+		await type('Chat A', 20);
+		await waitFor(async () => (await query(`${QUICK_ROWS}.focused`)).texts.some((t) => t.includes('Chat A')), 'Chat A chosen');
 		await press('Enter');
 		await waitUntil(() => a.chatController.tabKeys.length === before + 1, 20_000, 'a new chat');
 		const picked = a.chatController.tabKeys.at(-1)!;
 		await waitUntil(() => a.chatController.tab(picked)?.state === 'ready', 30_000, 'the new chat ready');
-		assert.equal(a.chatController.tab(picked)?.session?.agentName, 'Chat Slow A');
+		assert.equal(a.chatController.tab(picked)?.session?.agentName, 'Chat A');
 
 		// In an editor tab the same buttons are the editor's actions, and work there.
 		await vscode.commands.executeCommand('agentLink.chat.openInEditor');

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { encodeRequest, PageRequests } from '../../../../src/common/chat/messages';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { press, query, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { repoRoot, waitForState, waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -279,8 +279,15 @@ async function screenshotBoth(name: string): Promise<void> {
 		['Default Dark Modern', 'dark'],
 	] as const) {
 		await config.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
-		await new Promise((r) => setTimeout(r, 1000));
+		await themeDrawn(suffix);
 		await screenshot(path.join(dir, `${name}-${suffix}.png`), '.part.sidebar');
 	}
 	await config.update('colorTheme', 'Default Light Modern', vscode.ConfigurationTarget.Global);
+	await themeDrawn('light');
+}
+
+/** Waits until the workbench and every chat page have taken the theme (VS Code gives a page its colours with the body's class). */
+async function themeDrawn(kind: 'light' | 'dark'): Promise<void> {
+	const [workbench, page] = kind === 'dark' ? ['.monaco-workbench.vs-dark', 'body.vscode-dark'] : ['.monaco-workbench.vs', 'body.vscode-light'];
+	await waitFor(async () => (await query(workbench)).count === 1 && (await webviewQuery(page)).count === (await webviewQuery('body')).count, `the ${kind} theme drawn`);
 }

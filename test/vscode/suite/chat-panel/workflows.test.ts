@@ -251,7 +251,7 @@ describe('chat panel: workflows', function () {
 		assert.deepEqual(sent?.kind === 'user' ? sent.blocks.map((b) => b.type) : [], ['text', 'image']);
 		await a.chatController.closeTab(withImages);
 
-		const without = await openChat(a, 'Chat Slow A');
+		const without = await openChat(a, 'Chat A');
 		await webviewPasteImage();
 		await waitFor(async () => (await webviewQuery('.composer .chips .chip')).count === 1, 'the image attached');
 		await type('and this?', 10);
@@ -280,7 +280,7 @@ describe('chat panel: workflows', function () {
 		assert.deepEqual(await promptsReceived(a, withImages), [[{ type: 'text', text: 'what is this?' }, { type: 'image', mimeType: 'image/png', data: png }]], 'the image, as dropped');
 		await a.chatController.closeTab(withImages);
 
-		const without = await openChat(a, 'Chat Slow A');
+		const without = await openChat(a, 'Chat A');
 		await drop();
 		await type('and this?', 10);
 		await press('Enter');
@@ -292,7 +292,7 @@ describe('chat panel: workflows', function () {
 
 	it('shows the same chats in an editor tab (Open Chat in Editor)', async () => {
 		const a = chatApi();
-		const key = await openChat(a, 'Chat Slow A');
+		const key = await openChat(a, 'Chat A');
 		await type('go', 10);
 		await press('Enter');
 		await waitUntil(() => entriesOf(a, key).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
@@ -306,7 +306,7 @@ describe('chat panel: workflows', function () {
 
 	it('draws the same chat again after the view was hidden, the unsent draft included', async () => {
 		const a = chatApi();
-		const key = await openChat(a, 'Chat Slow A');
+		const key = await openChat(a, 'Chat A');
 		await type('go', 10);
 		await press('Enter');
 		await waitUntil(() => idle(a, key) && entriesOf(a, key).some((e) => e.kind === 'turn_end'), 15_000, 'the turn');
@@ -324,7 +324,7 @@ describe('chat panel: workflows', function () {
 
 	it('loses no key typed the moment Focus Chat has put the keyboard in the input, from an editor or from the chat itself', async () => {
 		const a = chatApi();
-		const key = await openChat(a, 'Chat Slow A');
+		const key = await openChat(a, 'Chat A');
 		const notes = await vscode.workspace.openTextDocument({ content: 'notes\n' });
 		// Typing starts the moment the input has the keyboard (waitFor, not waitForSteady): a focus
 		// that VS Code takes away and gives back a moment later loses keys here.

@@ -42,10 +42,10 @@
 //                                           (a .json the browser's Performance panel opens) on stop
 //   {opened: true}                          the addresses of the pages the browser opened (window.open: an
 //                                           extension's openExternal; each as first asked for, before any
-//                                           redirect) since the last `opened` request, each
-//                                           waited for until it left about:blank (a few seconds at most),
-//                                           then closed (the workbench brought to the front again); pages
-//                                           are watched from the first request on
+//                                           redirect) since the last `opened` request; they are closed
+//                                           and the workbench brought to the front again by this
+//                                           request (call it right after what opens one); pages are
+//                                           watched from the first request on
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
 //   {webviewTypeOnFocus: selector, type: 'text', delayMs?, timeoutMs?, count?: selector}
@@ -77,25 +77,36 @@ export async function startBridge(getPage) {
 
   let profiler;
   let tracer;
-  /** @type {Promise<string>[]} the addresses of pages opened since the last `opened` request */
+  /** @type {{ page: import('playwright-core').Page, address: Promise<string> }[]} pages opened since the last `opened` request */
   const openedPages = [];
   /** @type {import('playwright-core').BrowserContext | undefined} */
   let watchedContext;
-  /** From the first request on, each page the browser opens is noted (its address) and closed. */
+  /** From the first request on, each page the browser opens is noted with its address. */
   function watchOpenedPages(page) {
     if (watchedContext === page.context()) return;
     watchedContext = page.context();
     watchedContext.on('page', (opened) => {
       // The address asked for: the first navigation's (a redirect, as code-server's port proxy answers, comes after).
-      const requested = [];
-      opened.on('request', (request) => { if (request.isNavigationRequest()) requested.push(request.url()); });
-      openedPages.push(
-        opened.waitForURL((url) => url.href !== 'about:blank', { timeout: 5_000 }).catch(() => {})
-          .then(() => requested.find((url) => url !== 'about:blank') ?? opened.url())
-          // closed, and the workbench's window in front again (as a person's browser returns to it)
-          .finally(() => opened.close().catch(() => {}).then(() => page.bringToFront()).catch(() => {})),
-      );
+      const address = new Promise((resolve) => {
+        opened.on('request', (request) => { if (request.isNavigationRequest() && request.url() !== 'about:blank') resolve(request.url()); });
+        opened.waitForURL((url) => url.href !== 'about:blank', { timeout: 5_000 }).then(() => resolve(opened.url()), () => resolve(opened.url()));
+      });
+      openedPages.push({ page: opened, address });
     });
+  }
+  /**
+   * The addresses of the pages opened since the last call; each page closed and the workbench's
+   * window in front again (as a person's browser returns to it) within this request, so that no
+   * focus moves later, in the middle of another test's keys.
+   */
+  async function takeOpenedPages(page) {
+    const taken = openedPages.splice(0);
+    const urls = await Promise.all(taken.map((o) => o.address));
+    if (taken.length > 0) {
+      await Promise.all(taken.map((o) => o.page.close().catch(() => {})));
+      await page.bringToFront().catch(() => {});
+    }
+    return urls;
   }
   /**
    * Waits until a chat page has the keyboard in an element matching `request.webviewTypeOnFocus`, then types
@@ -136,7 +147,7 @@ export async function startBridge(getPage) {
     const request = JSON.parse(body || '{}');
     watchOpenedPages(page);
     if (request.opened === true) {
-      return { urls: await Promise.all(openedPages.splice(0)) };
+      return { urls: await takeOpenedPages(page) };
     }
     // Before the plain `type` and `count` requests, whose fields it shares.
     if (typeof request.webviewTypeOnFocus === 'string' && typeof request.type === 'string') {

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
+import { click, holdsAddress, openedPages, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
 import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { chatHooks, openChat } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
@@ -112,6 +112,10 @@ describe('chat elicitation', function () {
 		await waitUntil(() => answers(a, key).length === 3, 20_000, 'the agent answered');
 		assert.deepEqual(answers(a, key)[2], { action: 'accept' });
 		await waitFor(async () => (await webviewQuery('.elicitation.answered.state-completed')).texts.some((t) => t.includes('Done: 127.0.0.1:9')), 'marked done by elicitation/complete');
+		// The page the click opened, closed and the workbench in front again before the next test.
+		const opened: string[] = [];
+		await waitUntil(async () => opened.push(...(await openedPages())) > 0, 10_000, 'the page opened');
+		assert.ok(holdsAddress(opened, 'http://127.0.0.1:9/device?code=ABCD'), `its address opened (opened: ${opened.join(' ')})`);
 	});
 
 	it('shows the agent\'s text in a form as text, never run', async () => {

@@ -10,31 +10,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Entry } from '../../../../src/common/chat/transcript';
-import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { click, holdsAddress, openedPages, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
 import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { chatHooks, openChat } from '../chatKit';
 import { repoRoot, waitUntil } from '../util';
+import { answers, FORM, scratch, settle } from './kit';
 
-const FORM = '.tool-call .elicitation.pending.form';
-const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
 
-/** What the agent reported of its elicitation/create answers (one agent message per answer). */
-function answers(a: AgentLinkApi, key: string): unknown[] {
-	return entriesOf(a, key)
-		.filter((e) => e.kind === 'agent')
-		.flatMap((e) => ('blocks' in e ? e.blocks : []))
-		.map((b) => (b.type === 'text' ? b.text : ''))
-		.join('')
-		.split('elicitation/create: ')
-		.filter(Boolean)
-		.map((text) => JSON.parse(text) as unknown);
-}
 
-const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** The folder beside the workspace where the agent's log and go-ahead live (suites.mjs). */
-const scratch = () => path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
 
 describe('chat elicitation', function () {
 	this.timeout(120_000);

@@ -8,30 +8,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Entry } from '../../../../src/common/chat/transcript';
-import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { click, holdsAddress, openedPages, press, type, waitFor, webviewClick, webviewQuery } from '../browser';
 import { chatHooks, openChat } from '../chatKit';
-import { NOTIFICATIONS, notificationShown } from '../notifications';
+import { notificationShown } from '../notifications';
 import { waitUntil } from '../util';
+import { answers, BUTTON, FORM, scratch, settle } from './kit';
 
-const FORM = '.tool-call .elicitation.pending.form';
-const BUTTON = `:is(${NOTIFICATIONS}) .monaco-button`;
-const scratch = () => path.dirname(vscode.workspace.workspaceFolders![0]!.uri.fsPath);
-const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const entriesOf = (a: AgentLinkApi, key: string): readonly Entry[] => a.chatController.tab(key)?.transcript.snapshot().entries ?? [];
 
-/** What the agent reported of its elicitation/create answers (one agent message per answer). */
-function answers(a: AgentLinkApi, key: string): unknown[] {
-	return entriesOf(a, key)
-		.filter((e) => e.kind === 'agent')
-		.flatMap((e) => ('blocks' in e ? e.blocks : []))
-		.map((b) => (b.type === 'text' ? b.text : ''))
-		.join('')
-		.split('elicitation/create: ')
-		.filter(Boolean)
-		.map((text) => JSON.parse(text) as unknown);
-}
 
 /** The form's fields as shown: the two text fields' values and the chosen environment. */
 async function shownValues(): Promise<[string | undefined, string | undefined, string | undefined]> {

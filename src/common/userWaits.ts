@@ -4,18 +4,8 @@
  * takes to answer is not the agent being slow, so a limit on that call waits for the answer and
  * then goes on with the time it had left. Pure: the clock and timers are given.
  */
+import { systemTimers, type Timers } from './timers';
 
-export interface WaitTimers {
-	now(): number;
-	setTimeout(run: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-}
-
-const realTimers: WaitTimers = {
-	now: () => Date.now(),
-	setTimeout: (run, ms) => setTimeout(run, ms),
-	clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /** The questions open on an agent's behalf, counted. */
 export class UserWaits {
@@ -58,7 +48,7 @@ export class UserWaits {
  * `work`, or an Error with `message` once `ms` have passed outside the user's questions in
  * `waits`: the clock stops while one is open and goes on when the last one closes.
  */
-export function withTimeoutOutsideWaits<T>(work: Promise<T>, ms: number, waits: UserWaits, message: string, timers: WaitTimers = realTimers): Promise<T> {
+export function withTimeoutOutsideWaits<T>(work: Promise<T>, ms: number, waits: UserWaits, message: string, timers: Timers = systemTimers): Promise<T> {
 	return new Promise<T>((resolve, reject) => {
 		let left = ms;
 		let startedAt = 0;

@@ -1,9 +1,9 @@
-// A clock for unit tests of code that takes its timers as a parameter (ChainTimers): time moves
+// A clock for unit tests of code that takes its timers as a parameter (Timers): time moves
 // only when the test says, and the timers due by then run in order.
-import type { ChainTimers } from '../../src/common/nes/tabChain';
+import type { Timers } from '../../src/common/timers';
 
 /** A clock that moves only when told, with the timers due by then run in order. */
-export class FakeClock implements ChainTimers {
+export class FakeClock implements Timers {
 	private time = 0;
 	private nextId = 1;
 	private readonly timers = new Map<number, { at: number; run: () => void }>();

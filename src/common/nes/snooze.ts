@@ -6,7 +6,7 @@
  * shows or the Tab chain: the caller asks, ends what shows and hears of every change through
  * `onChange`.
  */
-import type { ChainTimers } from './tabChain';
+import { systemTimers, type Timers } from '../timers';
 
 /** What the snooze command does once the minutes are known. */
 export type SnoozeOutcome = { readonly do: 'resume' } | { readonly do: 'nothing' } | { readonly do: 'snooze'; readonly minutes: number };
@@ -44,11 +44,7 @@ export class Snooze {
 
 	constructor(
 		private readonly onChange: () => void,
-		private readonly timers: Pick<ChainTimers, 'now' | 'setTimeout' | 'clearTimeout'> = {
-			now: () => Date.now(),
-			setTimeout: (run, ms) => setTimeout(run, ms),
-			clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-		},
+		private readonly timers: Timers = systemTimers,
 	) {}
 
 	/** Snoozed until this time (ms since the epoch), if snoozed at all. */

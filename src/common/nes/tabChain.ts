@@ -7,19 +7,7 @@
  * request: the caller says when an accept begins a chain, when the user ends it and what the
  * answer brought, and hears of every change through `onChange`.
  */
-
-/** The clock and timers the chain runs on (tests pass their own). */
-export interface ChainTimers {
-	now(): number;
-	setTimeout(run: () => void, ms: number): unknown;
-	clearTimeout(handle: unknown): void;
-}
-
-const systemTimers: ChainTimers = {
-	now: () => Date.now(),
-	setTimeout: (run, ms) => setTimeout(run, ms),
-	clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { systemTimers, type Timers } from '../timers';
 
 export interface ChainTiming {
 	/** Tab stays for the next suggestion at least this long after the accept. */
@@ -48,7 +36,7 @@ export class TabChain {
 	constructor(
 		private readonly onChange: () => void,
 		private readonly timing: ChainTiming = DEFAULT_CHAIN_TIMING,
-		private readonly timers: ChainTimers = systemTimers,
+		private readonly timers: Timers = systemTimers,
 	) {}
 
 	/** Whether Tab is waiting for the next suggestion. */

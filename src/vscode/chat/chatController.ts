@@ -355,8 +355,8 @@ export class ChatController implements vscode.Disposable {
 			newChat: (options) => this.newChat(options),
 			continueInNewChat: (key) => this.continueInNewChat(key),
 			showChat: async () => {
-				if (this.remote.holdKeyboard(undefined)) {
-					return; // shown once the question about a remote agent is answered
+				if (this.remote.holdKeyboard(this.tabs.get(this.tabs.selected))) {
+					return; // shown once the question about a remote agent is answered, or its chat connected
 				}
 				await this.reveal();
 				this.focusInput();

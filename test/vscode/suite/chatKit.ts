@@ -39,6 +39,8 @@ export function chatHooks(name: string, options: { readonly closeTabs?: boolean;
 			await screenshot(path.join(process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir(), `${name}-failed-${this.currentTest.title.slice(0, 20).replace(/\W+/g, '-')}.png`)).catch(() => {});
 			console.log('log:', a.recentLog().slice(-25).join('\n'));
 			await options.onFailure?.(a);
+			// A question left open (a password box, a quick pick) would keep the keyboard from the next tests.
+			await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 		}
 		if (options.closeTabs !== false) {
 			for (const key of [...a.chatController.tabKeys]) {

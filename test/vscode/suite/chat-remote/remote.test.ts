@@ -201,6 +201,8 @@ describe('chat: agents on another machine', function () {
 		await waitUntil(() => a.chatController.tab(key)?.state === 'failed', 30_000, 'the chat failed without a credential');
 		assert.match(a.chatController.tab(key)?.detail ?? '', /HTTP 401\)\. No credential was given, so nothing was stored\. Start a new chat with Remote Locked \(or Restart Agent\) to be asked again\./);
 		await waitFor(async () => (await webviewQuery('.banner')).texts.some((t) => t.includes('No credential was given')), 'the chat says so');
+		// The box declined, the failed chat has the keyboard (VS Code focusing it late would take it from the next box).
+		await waitForSteady(inputFocused, 'the input focused');
 		assert.ok(a.recentLog().some((l) => /No credential given for Remote Locked; nothing was stored/.test(l)));
 		assert.ok(!a.recentLog().some((l) => /Kept a credential for Remote Locked/.test(l)), 'nothing stored');
 		await a.chatController.closeTab(key);
@@ -235,6 +237,8 @@ describe('chat: agents on another machine', function () {
 		await waitUntil(() => a.chatController.tab(key!)?.state === 'failed', 30_000, 'the chat failed: the credential has no access');
 		assert.match(a.chatController.tab(key)?.detail ?? '', /refused the credential \(HTTP 403: wrong, or without access there\)\. The credential just given has no access there either\./);
 		assert.ok(await noPasswordBox(), 'not asked again in a loop');
+		// The failed chat has the keyboard before the next one starts (as a user sees it fail first).
+		await waitForSteady(inputFocused, 'the input focused');
 		await a.chatController.closeTab(key);
 		// The next chat sends the stored credential, is refused (403), and the box says so.
 		opening = vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Remote Guarded');

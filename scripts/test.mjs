@@ -389,7 +389,12 @@ async function vscodeHere() {
 				const failures = counts.failed ?? (runError ? [{ title: '(the runner failed)', error: runError.split('\n').slice(0, 12).join('\n') }] : []);
 				record('vscode', label, { passed: counts.passes, failed: counts.failures, skipped: counts.pending }, code, failures, since(phase === 1 ? suiteStarted : phaseStarted));
 			}
-			rmSync(scratch, { recursive: true, force: true });
+			try {
+				// The window's processes may still be ending (run.mjs does not wait for them) and writing here.
+				rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+			} catch (error) {
+				console.error(`could not remove ${scratch}: ${error instanceof Error ? error.message : String(error)}`);
+			}
 		}
 	}
 }

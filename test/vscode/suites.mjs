@@ -958,7 +958,7 @@ export const suites = [
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
 		name: 'chat-files',
-		guests: ['chat-xss'],
+		guests: ['chat-xss', 'chat-remote'],
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });
@@ -1020,6 +1020,7 @@ export const suites = [
 	{
 		// nes/suggest context: an agent per context key and revision, plus all keys in utf-8.
 		name: 'nes-context',
+		guests: ['nes-session'],
 		settings: (ctx) => ({ ...nesContextSettings(), 'agentLink.agents': nesContextAgents(ctx) }),
 		prepare: prepareNesContextWorkspace,
 	},

@@ -168,6 +168,20 @@ export function signalGroup(pgid, signal) {
 }
 
 /**
+ * Ends a process group without waiting for it: SIGTERM now, and a detached reaper that sends
+ * SIGKILL after `graceMs` and then removes `dirs` (which the group's processes may still write to
+ * as they shut down). For a run whose state nobody reads again: the next run starts meanwhile.
+ * @param {number} pgid
+ * @param {string[]} dirs
+ * @param {number} [graceMs]
+ */
+export function endGroupLater(pgid, dirs, graceMs = 3_000) {
+  const quoted = dirs.map((d) => `'${d.replaceAll("'", "'\\''")}'`).join(' ');
+  signalGroup(pgid, 'SIGTERM');
+  spawn('sh', ['-c', `sleep ${graceMs / 1000}; kill -KILL -- -${pgid} 2>/dev/null; rm -rf ${quoted}`], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/**
  * Kills a process group: SIGTERM, then SIGKILL after `graceMs` if any member is left.
  * @param {number} pgid
  * @param {number} [graceMs]

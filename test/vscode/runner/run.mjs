@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, parseArgs } from 'node:util';
 
-import { REPO_ROOT, RUNNER_DIR, freePort, isPortFree, killGroup, log, signalGroup, stampedEcho, tail, waitForHttp } from './common.mjs';
+import { REPO_ROOT, RUNNER_DIR, endGroupLater, freePort, isPortFree, killGroup, log, signalGroup, stampedEcho, tail, waitForHttp } from './common.mjs';
 import { startBridge } from './bridge.mjs';
 import { ensureVSCode } from './install.mjs';
 
@@ -229,13 +229,21 @@ async function startServerOnce(options, port) {
     await killGroup(pgid);
     process.off('exit', onExit);
   };
+  /** Ends the server without waiting for it, `dirs` removed once it is gone (endGroupLater). @param {string[]} dirs */
+  const endLater = (dirs) => {
+    if (stopped) return false;
+    stopped = true;
+    endGroupLater(pgid, dirs);
+    process.off('exit', onExit);
+    return true;
+  };
   try {
     await waitForHttp(`http://127.0.0.1:${port}/`, { timeoutMs: 90_000, isAlive: () => !exited });
   } catch (error) {
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- server output ---\n${tail(output.join(''))}`);
   }
-  return { install, port, pgid, dirs, stop, exited: exitPromise, output: () => output.join('') };
+  return { install, port, pgid, dirs, stop, endLater, exited: exitPromise, output: () => output.join('') };
 }
 
 /** The module VS Code loads as extensionTestsPath; it loads the real one (see host-entry.cjs). */
@@ -311,6 +319,11 @@ export async function runTests(options) {
     }
     await bridge?.close();
     await context?.close().catch(() => {});
+    // A run whose state is not kept ends its server in the background (about two seconds of its
+    // shutdown the next run need not wait for); a kept profile's server is waited for.
+    if (!profileDir && server?.endLater([tempDir])) {
+      return;
+    }
     await server?.stop();
     // retries: processes of the just-killed group may still be finishing their last writes
     await fs.rm(tempDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })

@@ -25,3 +25,11 @@ export function suggestAfterLineEdit(ext: string, languageId: string, lines: rea
 	const input = { uri: doc.uri, languageId: doc.languageId, document: doc, cursor: { line, character: now.length - end }, lastEdit: doc.lastEdit, earlierEdits: doc.earlierEdits };
 	return ungated ? proposeUngated(input)?.proposal : editByExample(input);
 }
+
+/** Where a proposal would change the document, as `line:character` of each edit's or occurrence's start. */
+export function places(p: Proposal | undefined): string[] {
+	if (!p) {
+		return [];
+	}
+	return p.kind === 'edits' ? p.edits.map((e) => `${e.range.start.line}:${e.range.start.character}`) : p.occurrences.map((o) => `${o.start.line}:${o.start.character}`);
+}

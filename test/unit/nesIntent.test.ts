@@ -5,18 +5,10 @@ import { describe, it } from 'node:test';
 import { TrackedDocument } from '../../src/nes-agent/documents';
 import { confidence, type GateFeatures } from '../../src/nes-agent/engines/gate';
 import { contextOf, coverage, namesReach, rewriteRatio, sameHead, seenElsewhere } from '../../src/nes-agent/engines/intent';
-import type { Proposal } from '../../src/nes-agent/engines/types';
-import { suggestAfterLineEdit } from '../shared/nesLineEdit';
+import { places, suggestAfterLineEdit } from '../shared/nesLineEdit';
 
 function doc(lines: readonly string[]): TrackedDocument {
 	return new TrackedDocument('file:///project/f.java', 'java', 1, lines.join('\n'));
-}
-
-function places(p: Proposal | undefined): string[] {
-	if (!p) {
-		return [];
-	}
-	return p.kind === 'edits' ? p.edits.map((e) => `${e.range.start.line}:${e.range.start.character}`) : p.occurrences.map((o) => `${o.start.line}:${o.start.character}`);
 }
 
 describe('evidence of intent', () => {

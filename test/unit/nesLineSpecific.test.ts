@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { changeKind, confidence, languageOf, lineRole, speaks, type GateFeatures } from '../../src/nes-agent/engines/gate';
 import { THRESHOLDS } from '../../src/nes-agent/engines/gateWeights';
 import type { Proposal } from '../../src/nes-agent/engines/types';
-import { suggestAfterLineEdit } from '../shared/nesLineEdit';
+import { places, suggestAfterLineEdit } from '../shared/nesLineEdit';
 
 const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
 
@@ -16,13 +16,6 @@ const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb
  */
 function suggest(ext: keyof typeof FILES, lines: string[], line: number, now: string): Proposal | undefined {
 	return suggestAfterLineEdit(ext, FILES[ext], lines, line, now, true);
-}
-
-function places(p: Proposal | undefined): string[] {
-	if (!p) {
-		return [];
-	}
-	return p.kind === 'edits' ? p.edits.map((e) => `${e.range.start.line}:${e.range.start.character}`) : p.occurrences.map((o) => `${o.start.line}:${o.start.character}`);
 }
 
 describe('edits that belong to their own line', () => {

@@ -4,12 +4,20 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TrackedDocument } from '../../src/nes-agent/documents';
 import { confidence, type GateFeatures } from '../../src/nes-agent/engines/gate';
-import { contextOf, coverage, namesReach, rewriteRatio, sameHead, seenElsewhere } from '../../src/nes-agent/engines/intent';
+import { contextOf, rewriteRatio, sameHead, textEvidence } from '../../src/nes-agent/engines/intent';
+import type { TextLines } from '../../src/nes-agent/engines/types';
 import { places, suggestAfterLineEdit } from '../shared/nesLineEdit';
 
 function doc(lines: readonly string[]): TrackedDocument {
 	return new TrackedDocument('file:///project/f.java', 'java', 1, lines.join('\n'));
 }
+
+/** Each count of `textEvidence` alone: how many holders of `removed` the proposal's `places` reach, */
+const coverage = (d: TextLines, line: number, removed: string, places: number) => textEvidence(d, line, -1, removed, '', places).covered;
+/** how many other lines hold `inserted` already, */
+const seenElsewhere = (d: TextLines, line: number, inserted: string) => textEvidence(d, line, -1, '', inserted, 0).seen;
+/** and where the names `inserted` brings in live, seen from `place`. */
+const namesReach = (d: TextLines, line: number, place: number, removed: string, inserted: string) => textEvidence(d, line, place, removed, inserted, 0).names;
 
 describe('evidence of intent', () => {
 	it('covered: how many of the other lines holding the removed text the proposal reaches', () => {

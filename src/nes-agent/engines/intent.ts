@@ -114,21 +114,6 @@ export function textEvidence(document: TextLines, line: number, place: number, r
 	return { covered, seen: seenWord, names: names.length === 0 ? 'none' : far ? 'far' : used.some(Boolean) ? 'near' : 'new' };
 }
 
-/** How many of the other lines holding the removed text the proposal's `places` reach. */
-export function coverage(document: TextLines, line: number, removed: string, places: number): string {
-	return textEvidence(document, line, -1, removed, '', places).covered;
-}
-
-/** How many other lines already hold the inserted text. */
-export function seenElsewhere(document: TextLines, line: number, inserted: string): string {
-	return textEvidence(document, line, -1, '', inserted, 0).seen;
-}
-
-/** Where the names `inserted` brings in (those `removed` did not hold) already live, seen from `place`. */
-export function namesReach(document: TextLines, line: number, place: number, removed: string, inserted: string): string {
-	return textEvidence(document, line, place, removed, inserted, 0).names;
-}
-
 /** How much of the edited line the change replaced. */
 export function rewriteRatio(oldLine: string, removed: string, inserted: string): string {
 	const ratio = Math.max(removed.trim().length, inserted.trim().length) / Math.max(1, oldLine.trim().length);

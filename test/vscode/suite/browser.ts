@@ -2,7 +2,7 @@
 // looking at what the page renders. Calls the runner's bridge (test/vscode/runner/bridge.mjs),
 // whose address the runner passes in AGENT_LINK_TEST_BROWSER.
 
-import { logWait } from './waitLog';
+import { waitUntil } from './util';
 
 async function call<T>(body: Record<string, unknown>): Promise<T> {
 	const url = process.env.AGENT_LINK_TEST_BROWSER;
@@ -108,16 +108,9 @@ export const COMPLETION_ROWS = `${COMPLETION_LIST} .monaco-list-row`;
 /** The quick input's rows, as rendered (only those scrolled into view). */
 export const QUICK_ROWS = '.quick-input-widget .monaco-list-row';
 
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-	const start = Date.now();
-	const deadline = start + timeoutMs;
-	while (!(await condition())) {
-		if (Date.now() > deadline) {
-			throw new Error(`timed out waiting for ${what}`);
-		}
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
-	logWait(start, what);
+/** `waitUntil` (util.ts) with what is waited for first. */
+function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+	return waitUntil(condition, timeoutMs, what);
 }
 
 /** Runs a command as a person does: F1, its title typed, Enter; resolves once the quick input titled `opens` shows, if given. */

@@ -7,7 +7,9 @@
  *
  * Streaming: {@link MarkdownView} splits the text at blank lines outside code fences and keeps the
  * rendered nodes of every finished part, so a chunk costs the render of the last part only; when
- * many parts came at once, it draws them a frame's budget at a time.
+ * many parts came at once, it draws them a frame's budget at a time, a few parts per pass of the
+ * sanitizer (each pass parses its markup into a new document: one per part made a long chat's first
+ * drawing allocate, and collect garbage, twice as much).
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
@@ -42,9 +44,35 @@ export interface CodeActions {
 	insert(code: string): void;
 }
 
-/** Sanitized markdown as a fragment; `complete`: the text will not grow (code can be highlighted). */
-export function renderMarkdown(text: string, actions: CodeActions, complete = true): DocumentFragment {
-	const fragment = DOMPurify.sanitize(md.render(text), PURIFY);
+/**
+ * The same with a `div` for each part's wrapper: markdown-it never writes one (raw HTML in the text
+ * is shown as text), so after the sanitizer the top level is exactly the wrappers.
+ */
+const PURIFY_PARTS = { ...PURIFY, ALLOWED_TAGS: [...PURIFY.ALLOWED_TAGS, 'div'] };
+
+/** How many parts go through the sanitizer at once. */
+const PARTS_PER_PASS = 8;
+
+/**
+ * Sanitized markdown, a fragment per text, in one pass of the sanitizer; `complete`: the last text
+ * will not grow (code can be highlighted; the others are finished).
+ */
+export function renderMarkdown(texts: readonly string[], actions: CodeActions, complete = true): DocumentFragment[] {
+	const wrapped = DOMPurify.sanitize(texts.map((text) => `<div>${md.render(text)}</div>`).join(''), PURIFY_PARTS);
+	const wrappers = [...wrapped.childNodes];
+	const finished = (i: number) => complete || i < texts.length - 1;
+	if (wrappers.length !== texts.length || wrappers.some((node) => node.nodeName !== 'DIV')) {
+		// Not what markdown-it writes: each text on its own then (one text: as it came out).
+		return texts.length === 1 ? [decorate(wrapped, actions, complete)] : texts.flatMap((text, i) => renderMarkdown([text], actions, finished(i)));
+	}
+	return wrappers.map((wrapper, i) => {
+		const fragment = document.createDocumentFragment();
+		fragment.append(...wrapper.childNodes);
+		return decorate(fragment, actions, finished(i));
+	});
+}
+
+function decorate(fragment: DocumentFragment, actions: CodeActions, complete: boolean): DocumentFragment {
 	for (const code of fragment.querySelectorAll('pre > code')) {
 		decorateCode(code as HTMLElement, actions, complete);
 	}
@@ -149,15 +177,16 @@ export class MarkdownView {
 		for (const part of this.parts.splice(keep)) {
 			part.nodes.forEach((n) => n.parentNode?.removeChild(n));
 		}
-		for (let i = keep; i < sources.length; i++) {
+		for (let i = keep; i < sources.length; i += PARTS_PER_PASS) {
 			if (i > keep && performance.now() >= deadline) {
 				return false;
 			}
-			const last = i === sources.length - 1;
-			const fragment = renderMarkdown(sources[i]!, this.actions, complete || !last);
-			const nodes = [...fragment.childNodes];
-			this.element.append(fragment);
-			this.parts.push({ source: sources[i]!, nodes });
+			const batch = sources.slice(i, i + PARTS_PER_PASS);
+			const fragments = renderMarkdown(batch, this.actions, complete || i + batch.length < sources.length);
+			fragments.forEach((fragment, j) => {
+				this.parts.push({ source: batch[j]!, nodes: [...fragment.childNodes] });
+				this.element.append(fragment);
+			});
 		}
 		return true;
 	}

@@ -162,8 +162,9 @@ export class MarkdownView {
 
 	/**
 	 * Shows `text`; `complete`: it will not grow. With a `deadline` (`performance.now()`), stops
-	 * drawing parts once it has passed (at least one is drawn), showing the text up to there; returns
-	 * whether all of `text` is shown. The next update goes on from there.
+	 * drawing parts once it has passed (at least one pass of the sanitizer's parts is drawn),
+	 * showing the text up to there; returns whether all of `text` is shown. The next update goes on
+	 * from there.
 	 */
 	update(text: string, complete: boolean, deadline = Infinity): boolean {
 		const sources = splitParts(text);

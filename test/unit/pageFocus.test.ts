@@ -23,6 +23,22 @@ describe('pageFocus (which chat page gets the keyboard)', () => {
 		assert.equal(focus.takeOnLoad(true), false);
 	});
 
+	it('gives held focus only to a page that has just loaded, never to a loaded page asking for the state again', () => {
+		const focus = new FocusPending();
+		focus.asked(0);
+		assert.equal(focus.takeOnLoad(true, false), false, 'a loaded page out of step, where the user may be typing, does not take it');
+		assert.equal(focus.waiting, true, 'still held for the next load');
+		assert.equal(focus.takeOnLoad(true, true), true);
+	});
+
+	it('holds nothing once a page was given the keyboard another way', () => {
+		const focus = new FocusPending();
+		focus.asked(0);
+		focus.given();
+		assert.equal(focus.waiting, false);
+		assert.equal(focus.takeOnLoad(true), false, 'a page loading later does not take it');
+	});
+
 	it('does not answer a state request from a document the page replaced since', () => {
 		assert.equal(fromReplacedLoad('load-1', 'load-2'), true);
 		assert.equal(fromReplacedLoad('load-2', 'load-2'), false);

@@ -197,9 +197,14 @@ export class ChatPages implements vscode.Disposable {
 			return;
 		}
 		let reply: WireMessage;
+		// A page on screen asks again once loaded only when its transcript is out of step: the user may
+		// be typing there, so focus held for the next load is not its to take.
+		const newLoad = !page.watch.loaded;
 		try {
-			if (!page.watch.loaded) {
+			if (newLoad) {
 				this.host.log.debug(`Chat page loaded (${this.pages.size} page(s) attached).`);
+			} else {
+				this.host.log.debug('Chat page asked for the whole state again (its transcript out of step).');
 			}
 			page.watch.markLoaded();
 			reply = encodeResult(PageRequests.getState, id, this.stateFor(page, true));
@@ -213,7 +218,7 @@ export class ChatPages implements vscode.Disposable {
 				void page.webview.postMessage(encodeNotification(HostNotifications.didUpdateTerminal, { sessionKey: tab.key, ...terminal }));
 			}
 		}
-		if (this.focusPending.takeOnLoad(page.isVisible())) {
+		if (this.focusPending.takeOnLoad(page.isVisible(), newLoad)) {
 			void page.webview.postMessage(this.focusMessage());
 		}
 	}
@@ -229,6 +234,7 @@ export class ChatPages implements vscode.Disposable {
 		if (shown.length !== 1) {
 			return false;
 		}
+		this.focusPending.given();
 		void shown[0]!.webview.postMessage(this.focusMessage(true));
 		return true;
 	}

@@ -14,6 +14,12 @@ import { api } from './util';
  */
 let atFailure: Promise<{ focus: string; shot: string }> | undefined;
 
+/** What failed, in short, for the driver's digest under the summary (the full report scrolls by above, and a CI log may keep only the digest). */
+const failed: { title: string; error: string }[] = [];
+
+/** The log's lines that tell a lost key press from a slow page: warnings, errors and the chat page's loads. */
+const TELLING = /^\[(warn|error)\]|[Cc]hat page|chat page/;
+
 function captureAtFailure(title: string): Promise<{ focus: string; shot: string }> {
 	const dir = process.env.AGENT_LINK_FAILURE_SHOTS ?? os.tmpdir();
 	const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${title.replace(/[^\w-]+/g, '-').slice(0, 80)}.png`);
@@ -34,9 +40,15 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 	if (test?.state !== 'failed') {
 		return;
 	}
+	const digest = [...failed].reverse().find((f) => f.title === test.fullTitle());
 	try {
-		const log = (await api()).recentLog().slice(-25);
+		const recent = (await api()).recentLog();
+		const log = recent.slice(-25);
 		console.log(`      Agent Link's log at failure (last ${log.length} lines):\n${log.map((l) => `        ${l}`).join('\n')}`);
+		const telling = recent.slice(-80).filter((l) => TELLING.test(l)).slice(-4);
+		if (digest && telling.length > 0) {
+			digest.error += `\nlog: ${telling.map((l) => l.slice(0, 200)).join('\n     ')}`;
+		}
 	} catch (error) {
 		console.log(`      (no log: ${error instanceof Error ? error.message : String(error)})`);
 	}
@@ -48,6 +60,9 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 		atFailure = undefined;
 		if (then) {
 			console.log(`      keyboard when it failed: ${then.focus}${then.shot ? `; screenshot then: ${then.shot}` : ''}`);
+			if (digest) {
+				digest.error += `\nkeyboard when it failed: ${then.focus.slice(0, 300)}`;
+			}
 		}
 		console.log(`      keyboard at failure: ${(await focusReport()).join('; ') || 'no frame has the focus'}`);
 		const pages = await webviewQuery('#app');
@@ -80,8 +95,6 @@ export function run(): Promise<void> {
 		}
 	}
 	return new Promise((resolve, reject) => {
-		// What failed, in short, for the driver's digest under the summary (the full report scrolls by above).
-		const failed: { title: string; error: string }[] = [];
 		const runner = mocha.run((failures) => {
 			// The test driver counts tests from this file (the extension host shares the machine).
 			const resultsFile = process.env.AGENT_LINK_TEST_RESULTS;

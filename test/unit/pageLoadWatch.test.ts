@@ -38,15 +38,21 @@ function watched(maxReloads = 2) {
 }
 
 describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
-	it('loads a page on screen again when it has not asked for its state within 5 s, twice at most, then gives up once', () => {
+	it('loads a page on screen again when it has not asked for its state within 5 s, twice at most (giving each load twice as long as the one before), then gives up once', () => {
 		const { watch, calls, advance, pending } = watched();
 		watch.shown();
 		advance(4999);
 		assert.deepEqual(calls.reloads, [], 'not before 5 s');
 		advance(1);
 		assert.deepEqual(calls.reloads, [1], 'loaded again after 5 s');
-		advance(5000);
+		advance(9999);
+		assert.deepEqual(calls.reloads, [1], 'the load after it has 10 s: a slow machine may need them');
+		advance(1);
 		assert.deepEqual(calls.reloads, [1, 2], 'and once more');
+		advance(19_999);
+		assert.equal(calls.gaveUp, 0, 'the last load has 20 s');
+		advance(1);
+		assert.equal(calls.gaveUp, 1);
 		advance(60_000);
 		assert.deepEqual(calls.reloads, [1, 2], 'twice at most');
 		assert.equal(calls.gaveUp, 1, 'then it says so, once');
@@ -74,7 +80,7 @@ describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
 	it('does not watch a hidden page, and counts its tries again from the start when it is shown again', () => {
 		const { watch, calls, advance, pending } = watched();
 		watch.shown();
-		advance(10_000);
+		advance(15_000);
 		assert.deepEqual(calls.reloads, [1, 2]);
 		watch.hidden();
 		assert.equal(pending(), 0);

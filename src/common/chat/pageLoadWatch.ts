@@ -1,14 +1,18 @@
 /**
  * Watches that a chat page on screen loads. A webview that failed to load stays blank and never
  * asks for its state: a page shown that has not asked within `watchMs` is loaded again, at most
- * `maxReloads` times per showing, then given up on (said once). A hidden page is not watched; a
- * page that loaded is left alone until it is hidden and shown again (its webview may be recreated).
+ * `maxReloads` times per showing, then given up on (said once). Each load after a reload is given
+ * twice as long as the one before (5, 10, 20 s): on a machine too busy to load the page in 5 s,
+ * reloading it every 5 s would throw away a load about to finish, again and again. A hidden page is
+ * not watched; a page that loaded is left alone until it is hidden and shown again (its webview
+ * may be recreated).
  *
  * Knows nothing of webviews or VS Code: the host says when the page is shown, hidden or loaded,
  * and is called back to reload it or to say it gave up.
  */
 
 export interface PageLoadWatchOptions {
+	/** How long the first load has; each load after a reload has twice as long as the one before. */
 	readonly watchMs: number;
 	readonly maxReloads: number;
 	/** Loads the page again; `attempt` counts from 1. */
@@ -78,7 +82,7 @@ export class PageLoadWatch {
 			}
 			this.options.reload(reloads + 1);
 			this.watch(reloads + 1);
-		}, this.options.watchMs);
+		}, this.options.watchMs * 2 ** reloads);
 	}
 
 	private stop(): void {

@@ -42,7 +42,7 @@ import type { TerminalSnapshot } from './terminals';
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
 
-/** How long a page on screen has to ask for the state before it is loaded again. */
+/** How long a page on screen has to ask for the state before it is loaded again (each load after that twice as long as the one before). */
 export const PAGE_LOAD_WATCH_MS = 5000;
 /** How many times a page that does not load is loaded again, per showing. */
 const PAGE_RELOADS = 2;
@@ -105,14 +105,14 @@ export class ChatPages implements vscode.Disposable {
 	 * that is hidden loses its content (it is not retained), so it gets nothing more until it has
 	 * loaded again and asked for the state. A page on screen that has not asked for it within
 	 * {@link PAGE_LOAD_WATCH_MS} (a webview that failed to load stays blank) is loaded again with
-	 * `reload`, up to {@link PAGE_RELOADS} times per showing.
+	 * `reload`, up to {@link PAGE_RELOADS} times per showing, each load given twice as long as the one before.
 	 */
 	attach({ webview, isVisible, onDidChangeVisibility, reload, currentLoad }: PageHost): vscode.Disposable {
 		const watch = new PageLoadWatch({
 			watchMs: PAGE_LOAD_WATCH_MS,
 			maxReloads: PAGE_RELOADS,
-			reload: () => {
-				this.host.log.warn(`Chat: the chat page did not load within ${PAGE_LOAD_WATCH_MS / 1000} s; loading it again.`);
+			reload: (attempt) => {
+				this.host.log.warn(`Chat: the chat page did not load within ${(PAGE_LOAD_WATCH_MS * 2 ** (attempt - 1)) / 1000} s; loading it again.`);
 				reload();
 			},
 			gaveUp: () => this.host.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`),

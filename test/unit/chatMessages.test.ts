@@ -4,6 +4,7 @@ import {
 	HostNotifications,
 	MAX_PROMPT_CHARS,
 	PageCommands,
+	PageLifecycle,
 	PageRequests,
 	chatStateSchema,
 	decodeHostNotification,
@@ -117,6 +118,12 @@ describe('chat messages: page to host', () => {
 		assert.equal(decodePageMessage(wire({ method: PageCommands.newChat.method, params: { pick: 'yes' } })).kind, 'invalid');
 	});
 
+	it('takes the word a page document sends as it arrives, with its load, and refuses a load longer than any the host writes', () => {
+		const started = decodePageMessage(JSON.parse(JSON.stringify(encodeCommand(PageLifecycle.started, { load: 'load-1' }))));
+		assert.deepEqual(started, { kind: 'command', method: PageLifecycle.started.method, params: { load: 'load-1' } });
+		assert.equal(decodePageMessage(wire({ method: PageLifecycle.started.method, params: { load: 'x'.repeat(65) } })).kind, 'invalid');
+	});
+
 	it('narrows params by method', () => {
 		const decoded = decodePageMessage(encodeCommand(PageCommands.setConfigOption, { sessionKey: 'k', configId: 'web', value: true }));
 		if (decoded.kind === 'command' && decoded.method === PageCommands.setConfigOption.method) {
@@ -221,7 +228,7 @@ describe('chat messages: host to page', () => {
 	});
 
 	it('has one method name per message, all under chat/', () => {
-		const methods = [...Object.values(PageCommands), ...Object.values(PageRequests), ...Object.values(HostNotifications)].map((t) => t.method);
+		const methods = [...Object.values(PageCommands), ...Object.values(PageRequests), ...Object.values(PageLifecycle), ...Object.values(HostNotifications)].map((t) => t.method);
 		assert.equal(new Set(methods).size, methods.length);
 		assert.ok(methods.every((m) => /^chat\/[a-zA-Z]+$/.test(m)));
 	});

@@ -10,6 +10,7 @@ function watched(maxReloads = 2) {
 	const calls = { reloads: [] as number[], gaveUp: 0 };
 	const watch = new PageLoadWatch({
 		watchMs: 5000,
+		startedWatchMs: 30_000,
 		maxReloads,
 		reload: (attempt) => calls.reloads.push(attempt),
 		gaveUp: () => calls.gaveUp++,
@@ -94,6 +95,43 @@ describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
 		watch.shown();
 		advance(4000);
 		assert.deepEqual(calls.reloads, [1, 2, 1], 'the watch starts over when shown');
+	});
+
+	it('gives a page whose document arrived 30 s from then to ask for its state, instead of reloading it after 5 s', () => {
+		const { watch, calls, advance } = watched();
+		watch.shown();
+		advance(3000);
+		watch.started(); // its document arrived; its script is still on the way (a busy machine)
+		advance(26_999);
+		assert.deepEqual(calls.reloads, [], 'not reloaded while its script loads');
+		watch.markLoaded();
+		advance(60_000);
+		assert.deepEqual(calls.reloads, [], 'it loaded');
+	});
+
+	it('reloads a page that started and never asked for its state once its 30 s are over, counting the tries as before', () => {
+		const { watch, calls, advance } = watched();
+		watch.shown();
+		watch.started();
+		advance(30_000);
+		assert.deepEqual(calls.reloads, [1], 'a script that never ran: loaded again');
+		advance(10_000);
+		assert.deepEqual(calls.reloads, [1, 2], 'the next load, blank, has its 10 s');
+		watch.started();
+		advance(30_000);
+		assert.equal(calls.gaveUp, 1, 'then it gives up');
+	});
+
+	it('takes no word of a start from a page that loaded or is hidden', () => {
+		const { watch, calls, advance, pending } = watched();
+		watch.started();
+		assert.equal(pending(), 0, 'not shown: not watched');
+		watch.shown();
+		watch.markLoaded();
+		watch.started();
+		assert.equal(pending(), 0, 'loaded: left alone');
+		advance(60_000);
+		assert.deepEqual(calls.reloads, []);
 	});
 
 	it('stops when disposed', () => {

@@ -233,6 +233,15 @@ export const PageCommands = {
 	showChat: command('chat/showChat', empty),
 } as const;
 
+/**
+ * The page's own life, not the user's: `started` is sent by a line of the page's document itself,
+ * before its script has loaded, so the host knows the webview is there and its script on the way
+ * (a page on a busy machine may take seconds more to ask for its state; a blank one never does).
+ */
+export const PageLifecycle = {
+	started: command('chat/pageStarted', z.object({ load: z.optional(z.string().check(z.maxLength(64))) })),
+} as const;
+
 /** What the page asks the host, with an answer. */
 export const PageRequests = {
 	/**
@@ -359,11 +368,11 @@ function withId(invalid: { kind: 'invalid'; error: string }, id: number | undefi
 	return id === undefined ? invalid : { ...invalid, id };
 }
 
-const fromPage = byMethod({ ...PageCommands, ...PageRequests });
+const fromPage = byMethod({ ...PageCommands, ...PageRequests, ...PageLifecycle });
 const fromHost = byMethod(HostNotifications);
 
 /** Checks a message from the page (host side). */
-export function decodePageMessage(raw: unknown): Decoded<typeof PageCommands & typeof PageRequests> | Invalid {
+export function decodePageMessage(raw: unknown): Decoded<typeof PageCommands & typeof PageRequests & typeof PageLifecycle> | Invalid {
 	return decode(fromPage, raw, 'page');
 }
 

@@ -2,10 +2,11 @@
  * Watches that a chat page on screen loads. A webview that failed to load stays blank and never
  * asks for its state: a page shown that has not asked within `watchMs` is loaded again, at most
  * `maxReloads` times per showing, then given up on (said once). Each load after a reload is given
- * twice as long as the one before (5, 10, 20 s): on a machine too busy to load the page in 5 s,
- * reloading it every 5 s would throw away a load about to finish, again and again. A hidden page is
- * not watched; a page that loaded is left alone until it is hidden and shown again (its webview
- * may be recreated).
+ * twice as long as the one before (5, 10, 20 s), and a page whose document has arrived (it says
+ * so before its script has loaded: `started`) is given `startedWatchMs` from then: on a machine too
+ * busy to load the page in 5 s, reloading it would throw away a load about to finish, again and
+ * again. A hidden page is not watched; a page that loaded is left alone until it is hidden and
+ * shown again (its webview may be recreated).
  *
  * Knows nothing of webviews or VS Code: the host says when the page is shown, hidden or loaded,
  * and is called back to reload it or to say it gave up.
@@ -14,6 +15,8 @@
 export interface PageLoadWatchOptions {
 	/** How long the first load has; each load after a reload has twice as long as the one before. */
 	readonly watchMs: number;
+	/** How long a page whose document has arrived has from then to ask for its state. */
+	readonly startedWatchMs: number;
 	readonly maxReloads: number;
 	/** Loads the page again; `attempt` counts from 1. */
 	readonly reload: (attempt: number) => void;
@@ -30,6 +33,8 @@ const realTimers = {
 
 export class PageLoadWatch {
 	private timer: unknown;
+	/** Reloads since the page was shown. */
+	private reloads = 0;
 	private loadedNow = false;
 	private visible = false;
 	private readonly timers: NonNullable<PageLoadWatchOptions['timers']>;
@@ -58,6 +63,14 @@ export class PageLoadWatch {
 		this.stop();
 	}
 
+	/** The page's document arrived (its script is on the way): it has {@link PageLoadWatchOptions.startedWatchMs} from now. */
+	started(): void {
+		if (this.loadedNow || !this.visible) {
+			return;
+		}
+		this.arm(this.options.startedWatchMs);
+	}
+
 	/** The page asked for its state. */
 	markLoaded(): void {
 		this.loadedNow = true;
@@ -70,19 +83,25 @@ export class PageLoadWatch {
 	}
 
 	private watch(reloads: number): void {
+		this.reloads = reloads;
+		this.arm(this.options.watchMs * 2 ** reloads);
+	}
+
+	/** Reloads the page (or gives up) if it has not loaded within `ms`. */
+	private arm(ms: number): void {
 		this.stop();
 		this.timer = this.timers.set(() => {
 			this.timer = undefined;
 			if (this.loadedNow || !this.visible) {
 				return;
 			}
-			if (reloads >= this.options.maxReloads) {
+			if (this.reloads >= this.options.maxReloads) {
 				this.options.gaveUp();
 				return;
 			}
-			this.options.reload(reloads + 1);
-			this.watch(reloads + 1);
-		}, this.options.watchMs * 2 ** reloads);
+			this.options.reload(this.reloads + 1);
+			this.watch(this.reloads + 1);
+		}, ms);
 	}
 
 	private stop(): void {

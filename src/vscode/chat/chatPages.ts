@@ -13,6 +13,7 @@
 import * as vscode from 'vscode';
 import {
 	HostNotifications,
+	PageLifecycle,
 	PageRequests,
 	decodePageMessage,
 	encodeError,
@@ -44,6 +45,8 @@ export const PATCH_INTERVAL_MS = 16;
 
 /** How long a page on screen has to ask for the state before it is loaded again (each load after that twice as long as the one before). */
 export const PAGE_LOAD_WATCH_MS = 5000;
+/** How long a page whose document has arrived (`PageLifecycle.started`) has from then to ask for the state. */
+export const PAGE_STARTED_WATCH_MS = 30_000;
 /** How many times a page that does not load is loaded again, per showing. */
 const PAGE_RELOADS = 2;
 
@@ -110,6 +113,7 @@ export class ChatPages implements vscode.Disposable {
 	attach({ webview, isVisible, onDidChangeVisibility, reload, currentLoad }: PageHost): vscode.Disposable {
 		const watch = new PageLoadWatch({
 			watchMs: PAGE_LOAD_WATCH_MS,
+			startedWatchMs: PAGE_STARTED_WATCH_MS,
 			maxReloads: PAGE_RELOADS,
 			reload: (attempt) => {
 				this.host.log.warn(`Chat: the chat page did not load within ${(PAGE_LOAD_WATCH_MS * 2 ** (attempt - 1)) / 1000} s; loading it again.`);
@@ -150,6 +154,15 @@ export class ChatPages implements vscode.Disposable {
 		}
 		if (message.kind === 'request') {
 			void this.answer(page, message.id, message.method, message.params);
+			return;
+		}
+		if (message.method === PageLifecycle.started.method) {
+			// Its document arrived: the webview is there and its script on the way (a late word from a
+			// document replaced since says nothing of the one that replaced it).
+			if (!fromReplacedLoad(message.params.load, page.currentLoad())) {
+				this.host.log.debug('Chat page started (its document arrived; its script on the way).');
+				page.watch.started();
+			}
 			return;
 		}
 		runPageCommand(this.host.commands, message.method, message.params).catch((error: unknown) => {

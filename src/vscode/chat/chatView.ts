@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { missingFilesProblem, notStartedProblem, problemText, type PageOrigin } from '../../common/chatPageProblem';
+import { PageLifecycle, encodeCommand } from '../../common/chat/messages';
 import type { Logger } from '../../common/log';
 import type { ChatController } from './chatController';
 import { missingPageFiles, pageDocument, problemHtml, problemPage } from './chatPage';
@@ -173,7 +174,13 @@ export function chatHtml(webview: vscode.Webview, extensionUri: vscode.Uri, wher
 		"form-action 'none'",
 		"base-uri 'none'",
 	].join('; ');
-	const body = `${problemHtml(notStartedProblem(origin), true)}
+	// The document's first word to the host, before its script has loaded: the webview is there
+	// (chatPages.ts then waits longer for the script on a busy machine). The line removes itself, so
+	// the page holds only its entry script; the script takes the API from here (it can be acquired
+	// once) and removes it too.
+	const started = JSON.stringify(encodeCommand(PageLifecycle.started, { load })).replace(/</g, '\\u003c');
+	const body = `<script nonce="${nonce}">globalThis.agentLinkVsCodeApi = acquireVsCodeApi(); globalThis.agentLinkVsCodeApi.postMessage(${started}); document.currentScript.remove();</script>
+${problemHtml(notStartedProblem(origin), true)}
 <div id="app" data-load="${load}"></div>
 <script type="module" nonce="${nonce}" src="${asset('dist', 'webview', 'chat.js')}"></script>`;
 	return pageDocument(where, csp, [asset('dist', 'webview', 'codicon.css'), asset('media', 'chat', 'chat.css')], body);

@@ -26,8 +26,16 @@ type Notification = Exclude<ReturnType<typeof decodeHostNotification>, { kind: '
 export type HostNotification = Notification;
 export type { HostNotifications };
 
+/** The API the page's document acquired as it arrived (chatView.ts), taken off the window; acquired here when there is none. */
+function takeApi(): VsCodeApi {
+	const page = globalThis as { agentLinkVsCodeApi?: VsCodeApi };
+	const api = page.agentLinkVsCodeApi ?? acquireVsCodeApi();
+	delete page.agentLinkVsCodeApi;
+	return api;
+}
+
 export class Host {
-	private readonly api = acquireVsCodeApi();
+	private readonly api = takeApi();
 	private nextId = 1;
 	private readonly pending = new Map<number, { type: RequestType<string, unknown, unknown>; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { encodeRequest, PageRequests } from '../../../../src/common/chat/messages';
+import { encodeCommand, encodeRequest, PageLifecycle, PageRequests } from '../../../../src/common/chat/messages';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { press, query, runFromPalette, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
@@ -197,10 +197,14 @@ describe('chat panel', function () {
 			});
 			return state;
 		};
+		// Its document arrived (the line the page sends before its script has loaded): a busy machine's
+		// page gets 30 s. Attached first, so it would be loaded again before the blank one without that.
+		const slow = page(true);
 		const blank = page(true);
 		const loaded = page(true);
 		const hidden = page(false);
 		try {
+			slow.fromPage.fire(encodeCommand(PageLifecycle.started, { load: 'load-0' }));
 			loaded.fromPage.fire(encodeRequest(PageRequests.getState, 1, {}));
 			await waitUntil(() => loaded.posted.some((m) => (m as { id?: number }).id === 1), 3000, 'the state sent');
 			// A page shown after it was attached is watched from then on: shown and hidden again at once, not.
@@ -212,8 +216,9 @@ describe('chat panel', function () {
 			assert.ok(a.recentLog().some((l) => /chat page did not load within 5 s; loading it again/.test(l)), 'the log says so');
 			assert.equal(loaded.reloads, 0, 'a page that loaded is not loaded again');
 			assert.equal(hidden.reloads, 0, 'a hidden page is not watched');
+			assert.equal(slow.reloads, 0, 'a page whose document arrived is not loaded again after 5 s');
 		} finally {
-			for (const p of [blank, loaded, hidden]) {
+			for (const p of [blank, loaded, hidden, slow]) {
 				p.connection?.dispose();
 				p.fromPage.dispose();
 				p.visibility.dispose();

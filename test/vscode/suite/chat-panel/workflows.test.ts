@@ -317,6 +317,7 @@ describe('chat panel: workflows', function () {
 		await press('Control+Alt+j');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again by its keybinding');
 		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').trim() === 'A one. A two.', 'the transcript drawn again');
+		assert.ok(a.recentLog().some((l) => l.includes('Chat page started (its document arrived')), 'the page said it had arrived before its script loaded');
 		await waitFor(async () => (await inputValue()) === 'half-written', 'the draft kept');
 		await waitForSteady(inputFocused, 'and the input focused');
 		await a.chatController.closeTab(key);

@@ -7,12 +7,15 @@ function watched(maxReloads = 2) {
 	let now = 0;
 	let next = 1;
 	const timers = new Map<number, { at: number; run: () => void }>();
-	const calls = { reloads: [] as number[], gaveUp: 0 };
+	const calls = { reloads: [] as number[], waited: [] as number[], gaveUp: 0 };
 	const watch = new PageLoadWatch({
 		watchMs: 5000,
 		startedWatchMs: 30_000,
 		maxReloads,
-		reload: (attempt) => calls.reloads.push(attempt),
+		reload: (attempt, waitedMs) => {
+			calls.reloads.push(attempt);
+			calls.waited.push(waitedMs);
+		},
 		gaveUp: () => calls.gaveUp++,
 		timers: {
 			set: (run, ms) => {
@@ -50,6 +53,7 @@ describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
 		assert.deepEqual(calls.reloads, [1], 'the load after it has 10 s: a slow machine may need them');
 		advance(1);
 		assert.deepEqual(calls.reloads, [1, 2], 'and once more');
+		assert.deepEqual(calls.waited, [5000, 10_000], 'each reload says how long the load it replaced had');
 		advance(19_999);
 		assert.equal(calls.gaveUp, 0, 'the last load has 20 s');
 		advance(1);
@@ -115,6 +119,7 @@ describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
 		watch.started();
 		advance(30_000);
 		assert.deepEqual(calls.reloads, [1], 'a script that never ran: loaded again');
+		assert.deepEqual(calls.waited, [30_000], 'after the 30 s it was given');
 		advance(10_000);
 		assert.deepEqual(calls.reloads, [1, 2], 'the next load, blank, has its 10 s');
 		watch.started();

@@ -18,8 +18,8 @@ export interface PageLoadWatchOptions {
 	/** How long a page whose document has arrived has from then to ask for its state. */
 	readonly startedWatchMs: number;
 	readonly maxReloads: number;
-	/** Loads the page again; `attempt` counts from 1. */
-	readonly reload: (attempt: number) => void;
+	/** Loads the page again; `attempt` counts from 1, `waitedMs`: how long the load it replaces was given. */
+	readonly reload: (attempt: number, waitedMs: number) => void;
 	/** The page did not load after `maxReloads` tries. */
 	readonly gaveUp: () => void;
 	/** Timers (tests give a fake clock). */
@@ -99,7 +99,7 @@ export class PageLoadWatch {
 				this.options.gaveUp();
 				return;
 			}
-			this.options.reload(this.reloads + 1);
+			this.options.reload(this.reloads + 1, ms);
 			this.watch(this.reloads + 1);
 		}, ms);
 	}

@@ -115,8 +115,8 @@ export class ChatPages implements vscode.Disposable {
 			watchMs: PAGE_LOAD_WATCH_MS,
 			startedWatchMs: PAGE_STARTED_WATCH_MS,
 			maxReloads: PAGE_RELOADS,
-			reload: (attempt) => {
-				this.host.log.warn(`Chat: the chat page did not load within ${(PAGE_LOAD_WATCH_MS * 2 ** (attempt - 1)) / 1000} s; loading it again.`);
+			reload: (_attempt, waitedMs) => {
+				this.host.log.warn(`Chat: the chat page did not load within ${waitedMs / 1000} s; loading it again.`);
 				reload();
 			},
 			gaveUp: () => this.host.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`),

@@ -18,7 +18,7 @@ let atFailure: Promise<{ focus: string; shot: string }> | undefined;
 const failed: { title: string; error: string }[] = [];
 
 /** The log's lines that tell a lost key press from a slow page: warnings, errors and the chat page's loads. */
-const TELLING = /^\[(warn|error)\]|[Cc]hat page|chat page/;
+const TELLING = /^\[(warn|error)\]|[Cc]hat page/;
 
 function captureAtFailure(title: string): Promise<{ focus: string; shot: string }> {
 	const dir = process.env.AGENT_LINK_FAILURE_SHOTS ?? os.tmpdir();

@@ -60,6 +60,14 @@ const startedAt = Date.now();
 const since = (t) => Math.round((Date.now() - t) / 1000);
 /** The real agents' install (test/fixtures/real-agents/install.mjs), once started. */
 let realAgentsInstall;
+/** code-server's install for each version, once started (test/vscode/runner/install.mjs). */
+const vscodeInstalls = {};
+
+/** Installs code-server for `target` (once into the test cache; fast after). */
+async function installVSCode(target) {
+	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
+	return ensureVSCode(target);
+}
 
 /**
  * Installs the real agents the protocol tier and the chat-real-agents suite run (once into the test
@@ -192,7 +200,6 @@ function tierJobs() {
  * @param {{ key: string, label: string, run: () => Promise<string> }[]} extra
  */
 async function vscodeChildren(besideDone, extra = []) {
-	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
 	const { cacheRoot } = await import('../test/vscode/runner/common.mjs');
 	const { suites } = await import('../test/vscode/suites.mjs');
 	const windowsChosen = windows(suites.filter(chosen));
@@ -202,8 +209,13 @@ async function vscodeChildren(besideDone, extra = []) {
 	if (names.length === 0 && extra.length === 0) {
 		return;
 	}
-	// The .vsix is packed once, here, for both versions.
-	const vsix = suites.some((s) => s.vsix && chosen(s)) ? [`--vsix=${(packaged ??= await unpackVsix())}`] : [];
+	// The .vsix is packed once, for both versions, while the first runs start.
+	const vsixReady = suites.some((s) => s.vsix && chosen(s))
+		? unpackVsix().then(
+				(dir) => (packaged = dir),
+				(error) => console.error(`Packing the .vsix failed: ${error instanceof Error ? error.message : String(error)}`),
+			)
+		: undefined;
 	const timesFile = join(cacheRoot(), 'suite-seconds.json');
 	// The times this machine's last runs took, else those of a clean-clone run kept in the repository.
 	const knownTimes = JSON.parse(readFileSync(join(root, 'test', 'vscode', 'suite-seconds.json'), 'utf8'));
@@ -212,13 +224,27 @@ async function vscodeChildren(besideDone, extra = []) {
 	const suiteJobs = names.flatMap((name) => targets.map((target) => ({ key: `${target} ${name}`, target, name })));
 	const queue = [...suiteJobs, ...extra].map((job, order) => ({ ...job, order }));
 	queue.sort((x, y) => (lastTimes[y.key] ?? Infinity) - (lastTimes[x.key] ?? Infinity) || x.order - y.order);
-	for (const target of targets) {
-		await ensureVSCode(target);
-	}
+	// The versions' installs began with the run (installVSCode); until both are done only the other
+	// tiers that need no VS Code run (on a new machine: static, unit and protocol while code-server's
+	// native modules compile), never a suite beside an install.
+	const installed = Promise.all(targets.map((target) => (vscodeInstalls[target] ??= installVSCode(target))));
+	let installing = true;
+	installed.then(() => (installing = false), () => (installing = false));
+	const needsNoVSCode = (job) => job.run && job.key !== 'tier start';
+	const next = async () => {
+		if (installing) {
+			const index = queue.findIndex(needsNoVSCode);
+			if (index >= 0) {
+				return queue.splice(index, 1)[0];
+			}
+			await installed;
+		}
+		return queue.shift();
+	};
 	const jobs = Math.max(1, Number(arg('jobs', ['2'])[0]) || 2);
 	const times = {};
 	const worker = async () => {
-		for (let job = queue.shift(); job; job = queue.shift()) {
+		for (let job = await next(); job; job = await next()) {
 			if (job.run) {
 				const t = Date.now();
 				const out = await job.run();
@@ -228,6 +254,15 @@ async function vscodeChildren(besideDone, extra = []) {
 			}
 			if (needsRealAgents.has(job.name)) {
 				await (realAgentsInstall ??= installRealAgents());
+			}
+			let vsix = [];
+			if (vsixReady && suitesOf.get(job.name).some((member) => suites.find((s) => s.name === member)?.vsix)) {
+				const unpacked = await vsixReady;
+				if (!unpacked) {
+					slots.vscode.push({ tier: `vscode ${job.target} (${job.name}: runner)`, passed: 0, failed: 1, skipped: 0, failures: [{ title: '(the .vsix could not be packed)', error: '' }] });
+					continue;
+				}
+				vsix = [`--vsix=${unpacked}`];
 			}
 			const t = Date.now();
 			const { code, counts, out } = await vscodeChild(job.target, suitesOf.get(job.name), vsix);
@@ -402,6 +437,14 @@ async function vscodeHere() {
 // The real agents install (the first time: a minute or two) while the static checks and the build run.
 if (tiers.includes('protocol') || (tiers.includes('vscode') && (await import('../test/vscode/suites.mjs')).suites.some((s) => s.realAgents && chosen(s)))) {
 	realAgentsInstall = installRealAgents();
+}
+// And code-server for each version (the first time: two minutes, most of it compiling native modules),
+// while the build, static, unit and protocol run (vscodeChildren).
+if (vscodeInChildren) {
+	for (const target of targets) {
+		vscodeInstalls[target] = installVSCode(target);
+		vscodeInstalls[target].catch(() => {}); // awaited, and its failure said, by the queue
+	}
 }
 
 if (!process.argv.includes('--no-build') && tiers.some((t) => t !== 'static')) {

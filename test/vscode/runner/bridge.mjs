@@ -46,6 +46,7 @@
 //                                           and the workbench brought to the front again by this
 //                                           request (call it right after what opens one); pages are
 //                                           watched from the first request on
+//   {focusTrail: true}                      each chat page's last keyboard events and focus moves
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
 //   {webviewTypeOnFocus: selector, type: 'text', delayMs?, timeoutMs?, count?: selector}
@@ -371,6 +372,14 @@ export async function startBridge(getPage) {
         }
       }
       return { frames };
+    }
+    if (request.focusTrail === true) {
+      // The chat pages' keyboard events and focus moves (run.mjs: recordFocusTrail).
+      const trails = [];
+      for (const frame of await webviewFrames(page)) {
+        trails.push(await frame.evaluate(() => window.__agentLinkFocusTrail ?? []).catch(() => []));
+      }
+      return { trails };
     }
     if (typeof request.webviewEval === 'string') {
       const frames = await webviewFrames(page);

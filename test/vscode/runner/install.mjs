@@ -52,11 +52,19 @@ function dpkgInstalled(pkg) {
   }
 }
 
-let aptChecked = false;
+/** @type {Promise<void> | undefined} */
+let aptChecked;
 
-/** Installs missing Debian packages (apt-get update once, then apt-get install -y). */
-export async function ensureSystemPackages() {
-  if (aptChecked) return;
+/** Installs missing Debian packages (apt-get update once, then apt-get install -y); once per process, however many installs ask at once. */
+export function ensureSystemPackages() {
+  if (!aptChecked) {
+    aptChecked = installSystemPackages();
+    aptChecked.catch(() => (aptChecked = undefined)); // asked again after a failure, tried again
+  }
+  return aptChecked;
+}
+
+async function installSystemPackages() {
   const missing = APT_PACKAGES.filter(([, present]) => !present()).map(([name]) => name);
   if (missing.length > 0) {
     if (process.getuid?.() !== 0) {
@@ -69,7 +77,6 @@ export async function ensureSystemPackages() {
     const install = await runCommand('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env });
     if (install.code !== 0) throw new Error(`apt-get install ${missing.join(' ')} failed:\n${tail(install.output)}`);
   }
-  aptChecked = true;
 }
 
 /**

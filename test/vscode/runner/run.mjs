@@ -366,6 +366,8 @@ export async function runTests(options) {
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    // Every frame keeps its last moves of the keyboard, read when a test fails (bridge.mjs: focusTrail).
+    await context.addInitScript(recordFocusTrail);
     const page = context.pages()[0] ?? await context.newPage();
     workbenchPage = page;
 
@@ -481,4 +483,43 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exit(2);
   });
+}
+
+/**
+ * Runs in every frame as it loads (the workbench, webviews, the chat page): keeps the frame's last
+ * 40 keyboard events and focus moves (`window.__agentLinkFocusTrail`), so a failed test can say
+ * where the keys it pressed went.
+ */
+function recordFocusTrail() {
+  const trail = [];
+  Object.defineProperty(window, '__agentLinkFocusTrail', { value: trail });
+  const describe = (el) => {
+    if (!(el instanceof Element)) return el === window ? 'window' : el === document ? 'document' : 'none';
+    const id = el.id ? `#${el.id}` : '';
+    const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
+    return `${el.tagName.toLowerCase()}${id}${cls}`;
+  };
+  const note = (what) => {
+    trail.push(`${Math.round(performance.now())} ${what}`);
+    if (trail.length > 40) trail.shift();
+  };
+  let listening = false;
+  const listen = () => {
+    window.addEventListener('keydown', (e) => note(`keydown ${e.key}${e.shiftKey ? '+shift' : ''}${e.ctrlKey ? '+ctrl' : ''} at ${describe(e.target)}`), true);
+    window.addEventListener('focusin', (e) => note(`focus ${describe(e.target)}`), true);
+    window.addEventListener('focus', (e) => { if (e.target === window) note('window focus'); }, true);
+    window.addEventListener('blur', (e) => { if (e.target === window) note('window blur'); }, true);
+    window.addEventListener('agent-link-trail-ping', () => (listening = true));
+  };
+  listen();
+  // A webview's page is written into its frame with document.open(), which drops the window's
+  // listeners: a ping no listener heard puts them back.
+  setInterval(() => {
+    listening = false;
+    window.dispatchEvent(new Event('agent-link-trail-ping'));
+    if (!listening) {
+      note('(listening again: the document was written anew)');
+      listen();
+    }
+  }, 100);
 }

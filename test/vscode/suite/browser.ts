@@ -177,6 +177,11 @@ export async function focusReport(): Promise<string[]> {
 	return (await call<{ frames: string[] }>({ focus: true })).frames;
 }
 
+/** Each chat page's last keyboard events and focus moves, oldest first ("<ms since load> keydown Tab at input#…"). */
+export async function focusTrails(): Promise<string[][]> {
+	return (await call<{ trails: string[][] }>({ focusTrail: true })).trails;
+}
+
 /**
  * Waits until `condition` has held for `steadyMs` on end (checked every 25 ms): for the keyboard in
  * a chat page just shown, before typing. VS Code, focusing a webview it shows, takes the keyboard

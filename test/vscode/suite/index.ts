@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { focusReport, hasBrowser, screenshot, webviewQuery } from './browser';
+import { focusReport, focusTrails, hasBrowser, screenshot, webviewQuery } from './browser';
 import { api } from './util';
 
 /**
@@ -70,6 +70,11 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 			const input = (await webviewQuery('textarea.prompt-input')).texts;
 			const users = (await webviewQuery('.entry-user .plain-text')).texts;
 			console.log(`      chat pages at failure: ${pages.count}; inputs ${JSON.stringify(input)}; prompts ${JSON.stringify(users.slice(-3))}`);
+			const trail = (await focusTrails()).at(-1) ?? [];
+			console.log(`      the chat page's last keys and focus moves:\n${trail.map((t) => `        ${t}`).join('\n')}`);
+			if (digest && trail.length > 0) {
+				digest.error += `\nchat page's keys and focus: ${trail.slice(-12).join(' | ').slice(0, 900)}`;
+			}
 		}
 		const dir = process.env.AGENT_LINK_FAILURE_SHOTS ?? os.tmpdir();
 		fs.mkdirSync(dir, { recursive: true });

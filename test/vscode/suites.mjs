@@ -902,6 +902,8 @@ export const suites = [
 		// Terminals for chat sessions (terminal/*): real processes, output limits, kill and release, live
 		// in the tool call and as a VS Code terminal, and no process left once its session is over.
 		name: 'chat-terminals',
+		// chat-sessions after its own tests: chat-terminals reads the terminal's first rows, so it goes first.
+		guests: ['chat-sessions'],
 		settings: (ctx) => ({
 			'agentLink.agents': chatTerminalAgents(ctx),
 			// The terminal's text in the page's DOM (the WebGL renderer draws it on a canvas).

@@ -60,13 +60,17 @@ const startedAt = Date.now();
 const since = (t) => Math.round((Date.now() - t) / 1000);
 /** The real agents' install (test/fixtures/real-agents/install.mjs), once started. */
 let realAgentsInstall;
-/** code-server's install for each version, once started (test/vscode/runner/install.mjs). */
+/** code-server's install for each version, once started (test/vscode/runner/install.mjs), and whether it has ended. */
 const vscodeInstalls = {};
 
-/** Installs code-server for `target` (once into the test cache; fast after). */
-async function installVSCode(target) {
-	const { ensureVSCode } = await import('../test/vscode/runner/install.mjs');
-	return ensureVSCode(target);
+/** Starts installing code-server for `target` (once into the test cache; fast after), unless it has been. */
+function installVSCode(target) {
+	if (!vscodeInstalls[target]) {
+		const install = { done: false, promise: import('../test/vscode/runner/install.mjs').then(({ ensureVSCode }) => ensureVSCode(target)) };
+		install.promise.then(() => (install.done = true), () => (install.done = true)); // a failure is said where it is awaited
+		vscodeInstalls[target] = install;
+	}
+	return vscodeInstalls[target];
 }
 
 /**
@@ -227,8 +231,9 @@ async function vscodeChildren(besideDone, extra = []) {
 	// The versions' installs began with the run (installVSCode); until both are done only the other
 	// tiers that need no VS Code run (on a new machine: static, unit and protocol while code-server's
 	// native modules compile), never a suite beside an install.
-	const installed = Promise.all(targets.map((target) => (vscodeInstalls[target] ??= installVSCode(target))));
-	let installing = true;
+	const installs = targets.map(installVSCode);
+	const installed = Promise.all(installs.map((install) => install.promise));
+	let installing = installs.some((install) => !install.done);
 	installed.then(() => (installing = false), () => (installing = false));
 	const needsNoVSCode = (job) => job.run && job.key !== 'tier start';
 	const next = async () => {
@@ -343,6 +348,10 @@ function windowSettings(members, ctx) {
 	for (const member of members) {
 		const { 'agentLink.agents': own = {}, ...rest } = member.settings?.(ctx) ?? {};
 		for (const [key, value] of Object.entries(rest)) {
+			// The window's default agent is its first suite's: a guest's is only for when it runs alone.
+			if (key === 'agentLink.defaultAgent' && key in merged) {
+				continue;
+			}
 			if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
 				throw new Error(`suite ${member.name} cannot share ${members[0].name}'s window: they set ${key} differently`);
 			}
@@ -442,8 +451,7 @@ if (tiers.includes('protocol') || (tiers.includes('vscode') && (await import('..
 // while the build, static, unit and protocol run (vscodeChildren).
 if (vscodeInChildren) {
 	for (const target of targets) {
-		vscodeInstalls[target] = installVSCode(target);
-		vscodeInstalls[target].catch(() => {}); // awaited, and its failure said, by the queue
+		installVSCode(target);
 	}
 }
 

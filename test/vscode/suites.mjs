@@ -16,7 +16,8 @@
 //               test cache (once) before it starts
 //   guests      names of other suites run in this suite's window after its own tests (when they are
 //               chosen too), sharing its start of VS Code: their workspaces are prepared into one folder
-//               and their settings merged (two that set a key or an agent differently cannot share)
+//               and their settings merged (two that set a key or an agent differently cannot share; the
+//               window's agentLink.defaultAgent is the host's, so a guest opens its chats by agent name)
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -732,6 +733,7 @@ export const suites = [
 		// OpenCtx providers (test/vscode/suite/openctx/providers.ts, served over HTTP by the test and
 		// loaded as modules): annotations, hovers, chat mentions and items, NES related snippets.
 		name: 'openctx',
+		guests: ['chat-elicitation'],
 		settings: (ctx) => ({
 			'agentLink.defaultAgent': 'OpenCtx Agent',
 			// The chat agent serves next edit suggestions too.

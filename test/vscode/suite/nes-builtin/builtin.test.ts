@@ -37,15 +37,19 @@ async function selectWord(editor: vscode.TextEditor, line: number, word: string)
 	await waitUntil(() => vscode.window.activeTextEditor?.selection.isEqual(expected) === true, 5000, `${word} selected`);
 }
 
-async function suggestionShown(what: string): Promise<void> {
-	await waitUntil(() => a.nesController.shown !== undefined && a.nesController.keysReady, 15_000, what);
+/**
+ * Waits for a suggestion made for the document as it is now: one shown for a word half typed (the
+ * `s` of `sum`) goes away with the next key, and a Tab pressed meanwhile is the editor's.
+ */
+async function suggestionShown(what: string, editor: vscode.TextEditor): Promise<void> {
+	await waitUntil(() => a.nesController.shown?.version === editor.document.version && a.nesController.keysReady, 15_000, what);
 }
 
 const listOpen = async () => (await query(COMPLETION_LIST)).count > 0;
 
 /** What a person waits for before pressing Tab: the suggestion, with no completion list over it. */
-async function tabReady(what: string): Promise<void> {
-	await suggestionShown(what);
+async function tabReady(what: string, editor: vscode.TextEditor): Promise<void> {
+	await suggestionShown(what, editor);
 	await waitUntil(async () => !(await listOpen()), 10_000, `${what}, no completion list over it`);
 }
 
@@ -74,7 +78,7 @@ describe('Agent Link NES (built in), in the sample workspace', function () {
 		const line = editor.document.getText().split('\n').findIndex((l) => l.includes('let total = 0;'));
 		await selectWord(editor, line, 'total');
 		await type('sum');
-		await tabReady('a suggestion after the rename');
+		await tabReady('a suggestion after the rename', editor);
 		if (SHOTS) {
 			await screenshot(path.join(SHOTS, 'builtin-rename.png'));
 		}
@@ -102,7 +106,7 @@ describe('Agent Link NES (built in), in the sample workspace', function () {
 		// Typing `const` opened the completion list, its selection `const`: the word already typed.
 		// It would only cover the preview and take a Tab that changes nothing, so it is closed.
 		await waitUntil(() => listsClosed() > closed, 15_000, 'the completion list closed over the suggestion');
-		await tabReady('a suggestion after the first const');
+		await tabReady('a suggestion after the first const', editor);
 		if (SHOTS) {
 			await screenshot(path.join(SHOTS, 'builtin-repeat.png'));
 		}
@@ -122,7 +126,7 @@ describe('Agent Link NES (built in), in the sample workspace', function () {
 		await vscode.commands.executeCommand('cursorRightSelect');
 		await waitUntil(() => vscode.window.activeTextEditor?.selection.isEqual(new vscode.Selection(0, column, 0, column + 1)) === true, 5000, 'the last digit selected');
 		await type('3');
-		await tabReady('a suggestion after the version bump');
+		await tabReady('a suggestion after the version bump', editor);
 		if (SHOTS) {
 			await screenshot(path.join(SHOTS, 'builtin-version.png'));
 		}

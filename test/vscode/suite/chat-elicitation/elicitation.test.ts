@@ -21,8 +21,9 @@ import { answers, FORM, scratch, settle } from './kit';
 
 describe('chat elicitation', function () {
 	this.timeout(120_000);
-	const chatApi = chatHooks('chat-elicitation', { closeTabs: false });
 	let key = '';
+	// A test that failed with its form still pending stops its turn, so the next test starts on an idle chat.
+	const chatApi = chatHooks('chat-elicitation', { closeTabs: false, onFailure: async (a) => a.chatController.tab(key)?.session?.cancel() });
 
 	it('draws the form in its tool call and sends what is typed, checked first, by keyboard alone', async () => {
 		const a = chatApi();

@@ -59,7 +59,8 @@ export function chatTurnAgents(ctx) {
 	const greet = ws('src', 'greet.js');
 	const write = (file, content) => ({ files: [{ write: file, content }] });
 	return {
-		// Claude Code's way: an Edit tool call with the replaced strings as its diff, the user's leave, then the file written by the agent itself.
+		// Claude Code's way: an Edit tool call with the replaced strings as its diff, the user's leave, then the file written by the agent itself
+		// as Claude Code writes it: a temporary file beside it, renamed over it a moment later (long enough for the watcher to see the temporary one).
 		'Turn Editor': ctx.fixtureAgent('well-behaved.mjs', {
 			chatTurn: [
 				text('I will make the greeting friendlier.'),
@@ -76,7 +77,9 @@ export function chatTurnAgents(ctx) {
 					],
 				},
 				ask('edit-1', 'Edit src/greet.js'),
-				write(greet, GREET_EDITED),
+				write(`${greet}.tmp.4242.5f3c1a`, GREET_EDITED),
+				{ waitMs: 600 },
+				{ files: [{ rename: `${greet}.tmp.4242.5f3c1a`, to: greet }] },
 				{ sessionUpdate: 'tool_call_update', toolCallId: 'edit-1', status: 'completed' },
 				text('The greeting is friendlier now.'),
 			],

@@ -158,8 +158,14 @@ export class AgentChanges implements vscode.Disposable {
 	/** The files changed by `owner`'s agent and not yet kept or undone, with their line counts. */
 	async files(owner: string): Promise<ChangedFile[]> {
 		const files: ChangedFile[] = [];
-		for (const entry of this.entries.values()) {
+		for (const [key, entry] of this.entries) {
 			if (!entry.owners.has(owner)) {
+				continue;
+			}
+			// A file the agent made and removed again (a temporary file renamed over the one it
+			// edits, as Claude Code writes): nothing is left to review.
+			if (entry.baseline === undefined && entry.unknown === undefined && (await currentText(entry.uri, entry)) === undefined) {
+				this.entries.delete(key);
 				continue;
 			}
 			const hunks = await this.hunks(entry.uri);

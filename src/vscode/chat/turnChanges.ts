@@ -265,10 +265,12 @@ export class TurnChanges implements vscode.Disposable {
 		}
 		const first = !turn.ledger.has(file);
 		turn.ledger.changed(file, before, now, 'disk');
-		if (first && !(before.kind === 'absent' && now.kind === 'absent')) {
-			this.review.record(turn.owner, recordedChange(vscode.Uri.file(file), before, true));
+		const uri = vscode.Uri.file(file);
+		// Recorded again when the review let it go (made and removed, then made again in the turn).
+		if ((first || !this.review.has(uri)) && !(before.kind === 'absent' && now.kind === 'absent')) {
+			this.review.record(turn.owner, recordedChange(uri, before, true));
 		} else if (!first) {
-			this.review.changedOnDisk(vscode.Uri.file(file));
+			this.review.changedOnDisk(uri);
 		}
 		this.changeEmitter.fire(turn.owner);
 	}

@@ -158,14 +158,8 @@ export class AgentChanges implements vscode.Disposable {
 	/** The files changed by `owner`'s agent and not yet kept or undone, with their line counts. */
 	async files(owner: string): Promise<ChangedFile[]> {
 		const files: ChangedFile[] = [];
-		for (const [key, entry] of this.entries) {
-			if (!entry.owners.has(owner)) {
-				continue;
-			}
-			// A file the agent made and removed again (a temporary file renamed over the one it
-			// edits, as Claude Code writes): nothing is left to review.
-			if (entry.baseline === undefined && entry.unknown === undefined && (await currentText(entry.uri, entry)) === undefined) {
-				this.entries.delete(key);
+		for (const entry of this.entries.values()) {
+			if (!entry.owners.has(owner) || (await madeAndGone(entry))) {
 				continue;
 			}
 			const hunks = await this.hunks(entry.uri);
@@ -399,7 +393,7 @@ export class AgentChanges implements vscode.Disposable {
 		// unsaved edits that VS Code has not loaded the agent's change into yet is not that: the disk says.
 		for (const [key, entry] of this.entries) {
 			const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-			if (document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline && (await currentText(entry.uri, entry)) === entry.baseline) {
+			if ((document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline && (await currentText(entry.uri, entry)) === entry.baseline) || (await madeAndGone(entry))) {
 				this.entries.delete(key);
 			}
 		}
@@ -468,12 +462,11 @@ async function currentText(uri: vscode.Uri, entry?: Entry): Promise<string | und
 }
 
 /**
- * The text of `uri` now, and the open document when it holds that text. An open document is the
- * file's text, unless it has no unsaved edits, differs from the disk, and the agent wrote the disk
- * after the document last changed: VS Code has not loaded the agent's change yet (its file watcher
- * may report a change late, or not at all for a file outside the workspace folders that no editor
- * shows), so the disk is read, and the document is `stale`. (A document VS Code counts as saved may
- * also differ from the disk when an undo in it came while a save ran: the document is the text.)
+ * The text of `uri` now, and the open document when it holds that text: the file's text, unless it
+ * has no unsaved edits, differs from the disk, and the agent wrote the disk after it last changed
+ * (VS Code has not loaded the agent's change yet: its watcher may report late, or not at all outside
+ * the workspace folders), so the disk is read and the document is `stale`. (A saved document may
+ * differ from the disk when an undo came while a save ran: the document is the text.)
  */
 async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale?: boolean }> {
 	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -487,6 +480,9 @@ async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string |
 	}
 	return { text: disk, ...(mayBeStale ? { stale: true } : {}) };
 }
+
+/** A file the agent made and removed again (a temporary file renamed over the one it edits, as Claude Code writes): nothing to review. */
+const madeAndGone = async (entry: Entry): Promise<boolean> => entry.baseline === undefined && entry.unknown === undefined && (await currentText(entry.uri, entry)) === undefined;
 
 /** The same text, line ends aside (a document keeps one kind). */
 function sameLines(a: string, b: string): boolean {

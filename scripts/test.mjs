@@ -213,8 +213,9 @@ async function vscodeChildren(besideDone, extra = []) {
 	if (names.length === 0 && extra.length === 0) {
 		return;
 	}
-	// The .vsix is packed once, for both versions, while the first runs start.
-	const vsixReady = suites.some((s) => s.vsix && chosen(s))
+	// The .vsix is packed once, for both versions, while the first runs start (a window's guests load what its host loads).
+	const vsixWindows = new Set(windowsChosen.filter((w) => w.suite.vsix).map((w) => w.suite.name));
+	const vsixReady = vsixWindows.size > 0
 		? unpackVsix().then(
 				(dir) => (packaged = dir),
 				(error) => console.error(`Packing the .vsix failed: ${error instanceof Error ? error.message : String(error)}`),
@@ -233,11 +234,9 @@ async function vscodeChildren(besideDone, extra = []) {
 	// native modules compile), never a suite beside an install.
 	const installs = targets.map(installVSCode);
 	const installed = Promise.all(installs.map((install) => install.promise));
-	let installing = installs.some((install) => !install.done);
-	installed.then(() => (installing = false), () => (installing = false));
 	const needsNoVSCode = (job) => job.run && job.key !== 'tier start';
 	const next = async () => {
-		if (installing) {
+		if (installs.some((install) => !install.done)) {
 			const index = queue.findIndex(needsNoVSCode);
 			if (index >= 0) {
 				return queue.splice(index, 1)[0];
@@ -261,7 +260,7 @@ async function vscodeChildren(besideDone, extra = []) {
 				await (realAgentsInstall ??= installRealAgents());
 			}
 			let vsix = [];
-			if (vsixReady && suitesOf.get(job.name).some((member) => suites.find((s) => s.name === member)?.vsix)) {
+			if (vsixReady && vsixWindows.has(job.name)) {
 				const unpacked = await vsixReady;
 				if (!unpacked) {
 					slots.vscode.push({ tier: `vscode ${job.target} (${job.name}: runner)`, passed: 0, failed: 1, skipped: 0, failures: [{ title: '(the .vsix could not be packed)', error: '' }] });

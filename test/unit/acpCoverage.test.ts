@@ -6,11 +6,12 @@
 // (src/common/clientCapabilities.ts). A new SDK that adds a method or capability fails here until
 // it is implemented or listed.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ACP_V1_CLIENT_CAPABILITIES } from '../../src/common/clientCapabilities';
 import { Methods } from '../../src/common/protocol';
+import { sourceFiles } from '../shared/sourceFiles';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -69,12 +70,6 @@ function advertised(path: string): boolean {
 		value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 	}
 	return value === true || (typeof value === 'object' && value !== null);
-}
-
-function sourceFiles(folder: string): string[] {
-	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) =>
-		entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
-	);
 }
 
 /** The wire name of a `Methods` constant's path (`session.new` → `session/new`). */

@@ -159,13 +159,17 @@ export class AgentChanges implements vscode.Disposable {
 	async files(owner: string): Promise<ChangedFile[]> {
 		const files: ChangedFile[] = [];
 		for (const entry of this.entries.values()) {
-			if (!entry.owners.has(owner) || (await madeAndGone(entry))) {
+			if (!entry.owners.has(owner)) {
+				continue;
+			}
+			const now = entry.unknown === undefined ? await currentText(entry.uri, entry) : undefined;
+			if (madeAndGone(entry, now)) {
 				continue;
 			}
 			const hunks = await this.hunks(entry.uri);
 			const added = hunks.reduce((n, h) => n + h.after.length, 0);
 			const removed = hunks.reduce((n, h) => n + h.before.length, 0);
-			const deleted = entry.unknown === undefined && entry.baseline !== undefined && (await currentText(entry.uri, entry)) === undefined;
+			const deleted = entry.unknown === undefined && entry.baseline !== undefined && now === undefined;
 			const note = entry.unknown !== undefined ? `changed; ${entry.unknown}, so it cannot be shown or undone` : undefined;
 			files.push({ uri: entry.uri, path: entry.uri.fsPath, added, removed, created: entry.baseline === undefined && entry.unknown === undefined, deleted, ...(note !== undefined ? { note } : {}) });
 		}
@@ -253,10 +257,7 @@ export class AgentChanges implements vscode.Disposable {
 	/** The changed blocks of `uri`: its baseline against its text now. */
 	async hunks(uri: vscode.Uri): Promise<Hunk[]> {
 		const entry = this.entries.get(uri.toString());
-		if (!entry) {
-			return [];
-		}
-		if (entry.unknown !== undefined) {
+		if (!entry || entry.unknown !== undefined) {
 			return [];
 		}
 		const now = await textNow(uri, entry);
@@ -393,7 +394,7 @@ export class AgentChanges implements vscode.Disposable {
 		// unsaved edits that VS Code has not loaded the agent's change into yet is not that: the disk says.
 		for (const [key, entry] of this.entries) {
 			const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-			if ((document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline && (await currentText(entry.uri, entry)) === entry.baseline) || (await madeAndGone(entry))) {
+			if ((document && entry.baseline !== undefined && entry.unknown === undefined && !diskOnly(entry) && document.getText() === entry.baseline && (await currentText(entry.uri, entry)) === entry.baseline) || (entry.baseline === undefined && madeAndGone(entry, await currentText(entry.uri, entry)))) {
 				this.entries.delete(key);
 			}
 		}
@@ -462,11 +463,10 @@ async function currentText(uri: vscode.Uri, entry?: Entry): Promise<string | und
 }
 
 /**
- * The text of `uri` now, and the open document when it holds that text: the file's text, unless it
- * has no unsaved edits, differs from the disk, and the agent wrote the disk after it last changed
- * (VS Code has not loaded the agent's change yet: its watcher may report late, or not at all outside
- * the workspace folders), so the disk is read and the document is `stale`. (A saved document may
- * differ from the disk when an undo came while a save ran: the document is the text.)
+ * The text of `uri` now, and the open document when it holds that text: the file's text unless it is
+ * saved, differs from the disk, and the agent wrote the disk after it last changed (VS Code has not
+ * loaded that yet: its watcher may be late, or silent outside the workspace folders): then the disk
+ * is read, the document `stale`. (A saved document differs from the disk after an undo during a save.)
  */
 async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string | undefined; document?: vscode.TextDocument; stale?: boolean }> {
 	const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -482,7 +482,7 @@ async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string |
 }
 
 /** A file the agent made and removed again (a temporary file renamed over the one it edits, as Claude Code writes): nothing to review. */
-const madeAndGone = async (entry: Entry): Promise<boolean> => entry.baseline === undefined && entry.unknown === undefined && (await currentText(entry.uri, entry)) === undefined;
+const madeAndGone = (entry: Entry, now: string | undefined): boolean => entry.baseline === undefined && entry.unknown === undefined && now === undefined;
 
 /** The same text, line ends aside (a document keeps one kind). */
 function sameLines(a: string, b: string): boolean {

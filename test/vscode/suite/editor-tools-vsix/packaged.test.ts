@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
+import { sourceFiles } from '../../../shared/sourceFiles';
 import { EXTENSION_ID, api, repoRoot, waitUntil } from '../util';
 
 type Answer = { result?: { content: { text?: string }[]; isError?: boolean }; error?: { message: string } };
@@ -58,19 +59,11 @@ describe('editor tools in the packaged extension', function () {
 	it('carries every file of media/ the extension names (icons, the chat page\'s style)', () => {
 		// Each `'media', '…'` path in the extension's source (Uri.joinPath and the chat page's assets).
 		const named = new Set<string>();
-		const walk = (dir: string): void => {
-			for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-				const full = path.join(dir, entry.name);
-				if (entry.isDirectory()) {
-					walk(full);
-				} else if (entry.name.endsWith('.ts')) {
-					for (const match of fs.readFileSync(full, 'utf8').matchAll(/'media'((?:\s*,\s*'[^']+')+)/g)) {
-						named.add(path.join('media', ...[...match[1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!)));
-					}
-				}
+		for (const file of sourceFiles(path.join(repoRoot, 'src', 'vscode'))) {
+			for (const match of fs.readFileSync(file, 'utf8').matchAll(/'media'((?:\s*,\s*'[^']+')+)/g)) {
+				named.add(path.join('media', ...[...match[1]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!)));
 			}
-		};
-		walk(path.join(repoRoot, 'src', 'vscode'));
+		}
 		assert.ok(named.has(path.join('media', 'chat.svg')), `the source's media files found: ${[...named].join(', ')}`);
 		const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
 		const missing = [...named].filter((file) => !fs.existsSync(path.join(extension.extensionPath, file)));

@@ -595,8 +595,11 @@ export const suites = [
 		},
 	},
 	{
-		// Two agents at once: the NES agent (agentLink.nes.agent) beside the chat agent.
+		// Two agents at once: the NES agent (agentLink.nes.agent) beside the chat agent. editor-tools
+		// runs in its window after it (its glob test lists the workspace's .ts files: this suite's own
+		// file is JavaScript).
 		name: 'nes-agents',
+		guests: ['editor-tools'],
 		settings: (ctx) => ({
 			'agentLink.nes.agent': 'NES Fixture',
 			'agentLink.agents': {
@@ -605,7 +608,7 @@ export const suites = [
 			},
 		}),
 		prepare(workspace) {
-			writeFileSync(join(workspace, 'main.ts'), 'export const main = 1;\n');
+			writeFileSync(join(workspace, 'main.js'), 'export const main = 1;\n');
 		},
 	},
 	{

@@ -20,6 +20,7 @@ import { TerminalViews, type TerminalState } from './terminals';
 import { DRAW_BUDGET_MS, TranscriptView } from './transcriptView';
 import { drawChanges, drawSignIn, SectionRedraw } from './sections';
 import { recordWork } from './work';
+import { keepSelectAllWhereTheKeyboardIs } from './selectAll';
 import { changedTurns, drawUndoAsk } from './turnUndo';
 
 /** Entries drawn at once when a transcript is shown; the rest are drawn as they come near the screen, or while the page is idle. */
@@ -467,6 +468,7 @@ class ChatPage {
 	}
 }
 
+keepSelectAllWhereTheKeyboardIs(document);
 new ChatPage(document.getElementById('app')!);
 // The page runs: the notice that it did not start (the host puts it in every page) goes.
 document.getElementById('page-problem')?.remove();

@@ -534,6 +534,15 @@ function recordFocusTrail() {
     window.addEventListener('agent-link-trail-ping', () => (listening = true));
   };
   listen();
+  // A focus the page's own script asks for says where from (the moves no key explains).
+  const focus = HTMLElement.prototype.focus;
+  HTMLElement.prototype.focus = function (...args) {
+    if (this !== document.activeElement) {
+      const from = (new Error().stack ?? '').split('\n').slice(2, 5).map((line) => line.trim().replace(/^at /, '').replace(/\(?\S*\/([^/]+:\d+:\d+)\)?/, '$1')).join(' < ');
+      note(`focus() of ${describe(this)} from ${from}`);
+    }
+    return focus.apply(this, args);
+  };
   // A webview's page is written into its frame with document.open(), which drops the window's
   // listeners: a ping no listener heard puts them back.
   setInterval(() => {

@@ -140,7 +140,7 @@ describe('Agent Link NES (built in) as the NES agent', function () {
 		await waitUntil(() => a.nesAgents.state.kind === 'ready' && a.nesAgents.pid !== before, 20_000, 'the restart with the key');
 		await waitUntil(() => a.nes.current?.agent.name === BUILT_IN, 15_000, 'the NES session');
 		// Ask for a suggestion: the model is asked, with the key.
-		const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'main.ts');
+		const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'main.js');
 		const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
 		editor.selection = new vscode.Selection(0, 0, 0, 0);
 		model.behaviors.push({ reply: '' });

@@ -27,6 +27,14 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The house's sizes: no source file over 500 lines, no function over 80.
+		files: ['src/**/*.ts'],
+		rules: {
+			'max-lines': ['error', { max: 500 }],
+			'max-lines-per-function': ['error', { max: 80 }],
+		},
+	},
+	{
 		files: ['src/common/**/*.ts'],
 		rules: {
 			'no-restricted-imports': [

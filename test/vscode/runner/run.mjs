@@ -65,8 +65,8 @@ export const DEFAULT_USER_SETTINGS = {
   // page from drawing frames for nothing (software rendering here), and screenshots steady.
   'editor.cursorBlinking': 'solid',
   'workbench.reduceMotion': 'on',
-  // The editor's own decorations that no test reads, drawn again at every edit: a quarter of
-  // nes-sync's processor time (its 2 400 edits: 86 s against 64 s alone on 1.139). Left as VS Code
+  // The editor's own decorations that no test reads, drawn again at every edit: a tenth of
+  // nes-sync's workbench page (its 2 400 edits: 63.7 against 57.0 s alone on 1.139). Left as VS Code
   // ships them when the run takes the README's screenshots.
   ...(process.env.AGENT_LINK_SCREENSHOTS === '1' ? {} : QUIET_EDITOR),
 };

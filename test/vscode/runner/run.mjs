@@ -33,7 +33,11 @@ import { ensureVSCode } from './install.mjs';
  * @property {number} [timeoutMs] default 10 minutes
  */
 
-/** Editor decorations the suites never look at (see DEFAULT_USER_SETTINGS). */
+/**
+ * Editor decorations the suites never look at, drawn again at every edit: a tenth of nes-sync's
+ * workbench page (its 2 400 edits: 63.7 against 57.0 s of processor time alone on 1.139). Test runs
+ * only (`npm start` shows VS Code as it ships), and not when the run takes the README's screenshots.
+ */
 const QUIET_EDITOR = {
   'editor.occurrencesHighlight': 'off',
   'editor.selectionHighlight': false,
@@ -65,10 +69,6 @@ export const DEFAULT_USER_SETTINGS = {
   // page from drawing frames for nothing (software rendering here), and screenshots steady.
   'editor.cursorBlinking': 'solid',
   'workbench.reduceMotion': 'on',
-  // The editor's own decorations that no test reads, drawn again at every edit: a tenth of
-  // nes-sync's workbench page (its 2 400 edits: 63.7 against 57.0 s alone on 1.139). Left as VS Code
-  // ships them when the run takes the README's screenshots.
-  ...(process.env.AGENT_LINK_SCREENSHOTS === '1' ? {} : QUIET_EDITOR),
 };
 
 /** Chromium flags that work headless on these machines (root, no GPU, no internet). */
@@ -364,7 +364,11 @@ export async function runTests(options) {
       port: profileDir ? await profilePort(profileDir) : undefined,
       workspaceTrust: options.workspaceTrust,
       // with trust enabled, keep the folder untrusted without a modal prompt blocking the window
-      userSettings: { ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}), ...options.userSettings },
+      userSettings: {
+        ...(process.env.AGENT_LINK_SCREENSHOTS === '1' ? {} : QUIET_EDITOR),
+        ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
+        ...options.userSettings,
+      },
       // Failure screenshots go where the run's own temporary folder (removed at the end) is not.
       env: { ...options.env, AGENT_LINK_EXTENSION_TESTS: extensionTestsPath, AGENT_LINK_TEST_BROWSER: bridge.url, AGENT_LINK_FAILURE_SHOTS: path.join(os.tmpdir(), 'agent-link-failures') },
       tmpDir: path.join(tempDir, 'tmp'),

@@ -81,6 +81,20 @@ describe('edits that belong to their own line', () => {
 		const typo = ['// the recieved value', 'int a;', '// a recieved header'];
 		assert.deepEqual(places(suggest('java', typo, 0, '// the received value')), ['2:5']);
 	});
+
+	it("a pattern variable named after a type test is that branch's own (C# is, Java instanceof)", () => {
+		const cs = ['if (value is BigInteger)', '    Write((BigInteger)value);', 'if (value is BigInteger)', '    Write((BigInteger)value);', 'if (other is BigInteger)', '    Write((BigInteger)other);'];
+		assert.equal(suggest('cs', cs, 0, 'if (value is BigInteger integer)'), undefined);
+		const java = ['if (x instanceof Foo) {', '}', 'if (y instanceof Foo) {', '}'];
+		assert.equal(suggest('java', java, 0, 'if (x instanceof Foo foo) {'), undefined);
+	});
+
+	it('a name added left of an assignment goes only where the same call is assigned (Go)', () => {
+		const go = ['\tif val, ok := fromEnv(f.EnvVars); ok {', '\t}', '\tif slice, ok := f.Value.(*Slice); ok {', '\t}', '\tif v, ok := fromEnv(g.EnvVars); ok {', '\t}'];
+		assert.deepEqual(places(suggest('go', go, 0, '\tif val, ok, source := fromEnv(f.EnvVars); ok {')), ['4:9']);
+		const blank = ['\th := tr.Find(a)', '\th := other.Find(c)', '\th := tr.Find(b)'];
+		assert.deepEqual(places(suggest('go', blank, 0, '\th, _ := tr.Find(a)')), ['2:2']);
+	});
 });
 
 describe('gate', () => {

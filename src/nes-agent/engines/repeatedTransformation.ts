@@ -13,6 +13,7 @@
 import { escapeRegExp, isIdentifier } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
+import { boundFrom, calleeOfAssignment, namesPatternVariable } from './bindings';
 import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
 import { NOT_AFTER_IDENTIFIER, NOT_BEFORE_IDENTIFIER, templateOf, type Template } from './template';
@@ -39,15 +40,19 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	}
 	const { removed, inserted } = template;
 	const wide = widenToTokens(change);
-	if (modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
+	const before = wide.oldLine.slice(0, wide.start);
+	const after = wide.oldLine.slice(wide.oldEnd);
+	if (namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
 		return undefined;
 	}
 	const derived = derivedFrom(change, removed, inserted);
 	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
-	const diamond = diamondOfNew(wide.oldLine.slice(0, wide.start), wide.oldLine.slice(wide.oldEnd), removed, inserted);
+	const diamond = diamondOfNew(before, after, removed, inserted);
+	const callee = site.kind === 'code' ? boundFrom(before, after, removed, inserted) : undefined;
 	const edits = applyTemplate(wordOnly(template, site, wide) ?? template, input, change.line, site, lexer).filter((edit) => {
 		const text = input.document.lineText(edit.range.start.line);
-		return holdsAll(text, derived) && (!diamond || afterNew(text, edit.range.start.character)) && (balance === undefined || bracketBalance(text) === balance);
+		const at = edit.range.start.character;
+		return holdsAll(text, derived) && (!diamond || afterNew(text, at)) && (balance === undefined || bracketBalance(text) === balance) && (callee === undefined || calleeOfAssignment(text, at) === callee);
 	});
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
 }

@@ -13,6 +13,7 @@ import { nearestFirst } from './renamePropagation';
 import { assignments } from './assignments';
 import { sameSite, siteOf } from './site';
 import { docParameterRenamed } from './lineSpecific';
+import { namesPatternVariable } from './bindings';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 
@@ -56,7 +57,7 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 	const wide = widenToTokens(change);
 	const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
 	const inserted = wide.newLine.slice(wide.start, wide.newEnd);
-	if (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) {
+	if ((site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) || (site.kind === 'code' && namesPatternVariable(wide.oldLine.slice(0, wide.start), removed, inserted))) {
 		return undefined;
 	}
 	const indent = change.oldLine.length - change.oldLine.trimStart().length;

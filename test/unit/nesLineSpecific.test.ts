@@ -82,6 +82,17 @@ describe('edits that belong to their own line', () => {
 		assert.deepEqual(places(suggest('java', typo, 0, '// the received value')), ['2:5']);
 	});
 
+	it('a member renamed where it is declared is not copied to namesakes of other types (C# method, Go and Rust struct fields, a Java field)', () => {
+		const cs = ['class A', '{', '    public void Should_use_implicit()', '    {', '    }', '}', 'class B', '{', '    public void Should_use_implicit()', '    {', '    }', '}'];
+		assert.equal(suggest('cs', cs, 2, '    public void Should_use_explicit()'), undefined);
+		const go = ['type A struct {', '\tApp    *Command', '}', 'type B struct {', '\tApp    *Command', '}'];
+		assert.equal(suggest('go', go, 1, '\tCommand    *Command'), undefined);
+		const rs = ['struct A {', '    pub name: String,', '}', 'struct B {', '    pub name: String,', '}'];
+		assert.equal(suggest('rs', rs, 1, '    pub title: String,'), undefined);
+		const java = ['class A {', '    private int count;', '}', 'class B {', '    private int count;', '}'];
+		assert.equal(suggest('java', java, 1, '    private int total;'), undefined);
+	});
+
 	it("a pattern variable named after a type test is that branch's own (C# is, Java instanceof)", () => {
 		const cs = ['if (value is BigInteger)', '    Write((BigInteger)value);', 'if (value is BigInteger)', '    Write((BigInteger)value);', 'if (other is BigInteger)', '    Write((BigInteger)other);'];
 		assert.equal(suggest('cs', cs, 0, 'if (value is BigInteger integer)'), undefined);

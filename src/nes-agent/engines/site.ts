@@ -8,6 +8,7 @@ import { declarationScope, enclosingBlock, indentOf, opensBlock, type LineSpan }
 import { widenToTokens, type SingleLineChange } from './lineChange';
 import { similarNames } from './renamePropagation';
 import { reassignedInScope } from './assignments';
+import { declaresMember } from './members';
 import type { Lexer, TokenKind } from './syntax';
 import type { TextLines } from './types';
 
@@ -76,7 +77,8 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// declaration of the old name is another thing. A whole line that opens a block rewritten (`try:` to
 	// `if …:`) changes the block's structure, which is done by hand.
 	const declares = /(?:^|[^\w$])(?:function\*?|def|class|fn|func)\s+$/.test(oldLine.slice(0, start));
-	if ((declares && isIdentifier(removed.trim())) || (oldLine.slice(0, start).trim() === '' && /^[\s:{]*$/.test(oldLine.slice(wide.oldEnd)) && opensBlock(oldLine))) {
+	const member = kind === 'code' && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && declaresMember(oldLine, start, wide.oldEnd, lexer.syntax.name);
+	if ((declares && isIdentifier(removed.trim())) || member || (oldLine.slice(0, start).trim() === '' && /^[\s:{]*$/.test(oldLine.slice(wide.oldEnd)) && opensBlock(oldLine))) {
 		return undefined;
 	}
 	// A name given to a function or class (`function () {` to `function load() {`) names that one alone.

@@ -193,9 +193,11 @@ describe('repeated edits only where the place is like the one edited', () => {
 		assert.deepEqual(lines(suggest('py', expected, 0, 'raise Error("expected type but was " + arg)')), [1]);
 	});
 
-	it('a negation added to prose is not repeated', () => {
+	it('a negation added to prose, or taken away, is not repeated', () => {
 		const text = ["it('should set the header', () => {});", "it('should set the cookie', () => {});"];
 		assert.equal(suggest('js', text, 0, "it('should not set the header', () => {});"), undefined);
+		const negated = ["it('should not set the header', () => {});", "it('should not set the cookie', () => {});"];
+		assert.equal(suggest('js', negated, 0, "it('should set the header', () => {});"), undefined);
 	});
 
 	it('a changed value goes only where it belongs to the same name', () => {

@@ -85,8 +85,10 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(inserted.trim()) && removed.trim() === '' && /(?:^|[^\w$])(?:function\*?|def|class|fn|func)\s*$/.test(oldLine.slice(0, start))) {
 		return undefined;
 	}
-	// A negation (`should set` to `should not set`) turns a statement into its opposite: true of this one, not of its neighbours.
-	if (kind !== 'code' && /^(?:not|no|never|n't|don't|doesn't|cannot|can't|won't|isn't)$/i.test(inserted.trim()) && removed.trim() === '') {
+	// A negation added or taken away (`should set` to `should not set`, `it "not set …"` to `it "set …"`) turns a
+	// statement into its opposite: true of this one, not of its neighbours.
+	const negation = /^(?:not|no|never|n't|don't|doesn't|cannot|can't|won't|isn't)$/i;
+	if (kind !== 'code' && ((negation.test(inserted.trim()) && removed.trim() === '') || (negation.test(removed.trim()) && inserted.trim() === ''))) {
 		return undefined;
 	}
 	// A binding removed (`except E as e:` to `except E:`) because this block does not use it: only where the name is unused too.

@@ -93,6 +93,13 @@ describe('edits that belong to their own line', () => {
 		assert.equal(suggest('java', java, 1, '    private int total;'), undefined);
 	});
 
+	it("a test's description reworded stays with its test (Ruby); a misspelling or a word's case is still repeated", () => {
+		const rb = ['  it "prints a table with small numbers" do', '  end', '  it "prints a table with big numbers" do', '  end'];
+		assert.equal(suggest('rb', rb, 0, '  it "prints a table with small numbers, and right-aligns them" do'), undefined);
+		const typo = ['  it "excepts underscores in args" do', '  end', '  it "excepts dashes in args" do', '  end'];
+		assert.deepEqual(places(suggest('rb', typo, 0, '  it "accepts underscores in args" do')), ['2:6']);
+	});
+
 	it("a pattern variable named after a type test is that branch's own (C# is, Java instanceof)", () => {
 		const cs = ['if (value is BigInteger)', '    Write((BigInteger)value);', 'if (value is BigInteger)', '    Write((BigInteger)value);', 'if (other is BigInteger)', '    Write((BigInteger)other);'];
 		assert.equal(suggest('cs', cs, 0, 'if (value is BigInteger integer)'), undefined);

@@ -24,6 +24,12 @@
  *   replaced (a misspelling) or a URL or path is repeated. Comment lines were the largest family of
  *   wrong suggestions in these languages (about 48 of 210 on the held-out and dev sets).
  *
+ * - A test's description reworded (`it "prints a table with small numbers" do` given `, and
+ *   right-aligns them`) outside JavaScript and Python: it names that one test, and the test beside it
+ *   describes another behaviour; only a rare word replaced (a misspelling, `excepts` to `accepts`),
+ *   a URL or path, or a word's case alone is repeated. On the training set one such wrong copy
+ *   (Ruby), no right one lost; test descriptions there were right 6 times in 9.
+ *
  * - A bracket added or removed (Ruby's `{ |x|` made `do |x|`, a call's parenthesis moved): only
  *   lines that leave brackets open as the edited line did, so a block opened on its line is not
  *   taken for one closed on it (`map { |x| x.to_s }`).
@@ -120,6 +126,18 @@ export function docParameterRenamed(oldLine: string, start: number, removed: str
 /** Whether an edit of comment prose stays on its line: reworded, in a language whose doc comments repeat (not a misspelling, a URL or a path). */
 export function proseKeptToItsLine(site: { readonly kind: string; readonly prose: boolean; readonly rare: boolean; readonly path: boolean }, syntaxName: string): boolean {
 	return !KEEPS_MODIFIERS.test(syntaxName) && (site.kind === 'comment' || site.kind === 'doc') && site.prose && !site.rare && !site.path;
+}
+
+/** A line that names a test or a group of tests by a string: `it "…" do`, `describe('…'`, `t.Run("…"`, `test('…'`. */
+const TEST_DESCRIPTION = /^\s*(?:x?it|describe|context|specify|scenario|feature|test|[a-z]\.Run)\s*\(?\s*["']/;
+
+/**
+ * Whether an edit of a test's description stays on its line: reworded, outside JavaScript and
+ * Python (not a misspelling, a URL or a path, nor a word's case alone: `ETag` to `etag` is a
+ * convention).
+ */
+export function testDescriptionReworded(site: { readonly kind: string; readonly rare: boolean; readonly path: boolean }, oldLine: string, removed: string, inserted: string, syntaxName: string): boolean {
+	return !KEEPS_MODIFIERS.test(syntaxName) && site.kind.startsWith('string') && TEST_DESCRIPTION.test(oldLine) && !site.rare && !site.path && removed.toLowerCase() !== inserted.toLowerCase();
 }
 
 /** How many of each bracket a line leaves open (negative: closes more than it opens), as `{1(0[0`. */

@@ -14,7 +14,7 @@ import { escapeRegExp, isIdentifier } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
 import { boundFrom, calleeOfAssignment, namesPatternVariable } from './bindings';
-import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, touchesBrackets } from './lineSpecific';
+import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, testDescriptionReworded, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
 import { NOT_AFTER_IDENTIFIER, NOT_BEFORE_IDENTIFIER, templateOf, type Template } from './template';
 import { sameSite, siteOf, type Site } from './site';
@@ -42,7 +42,7 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	const wide = widenToTokens(change);
 	const before = wide.oldLine.slice(0, wide.start);
 	const after = wide.oldLine.slice(wide.oldEnd);
-	if (namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
+	if (namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, lexer.syntax.name) || testDescriptionReworded(site, change.oldLine, removed, inserted, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
 		return undefined;
 	}
 	const derived = derivedFrom(change, removed, inserted);

@@ -7,7 +7,7 @@ import { THRESHOLDS } from '../../src/nes-agent/engines/gateWeights';
 import type { Proposal } from '../../src/nes-agent/engines/types';
 import { places, suggestAfterLineEdit } from '../shared/nesLineEdit';
 
-const FILES = { cs: 'csharp', go: 'go', java: 'java', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
+const FILES = { cs: 'csharp', go: 'go', java: 'java', kt: 'kotlin', rs: 'rust', php: 'php', rb: 'ruby', ts: 'typescript' } as const;
 
 /**
  * `lines` with line `line` changed to `now`, then engine 1's rules asked at the end of the change:
@@ -80,6 +80,8 @@ describe('edits that belong to their own line', () => {
 		assert.equal(suggest('java', java, 1, ' * @param out the buffer to write to'), undefined);
 		const typo = ['// the recieved value', 'int a;', '// a recieved header'];
 		assert.deepEqual(places(suggest('java', typo, 0, '// the received value')), ['2:5']);
+		const phrase = ['    /** Returns a source that reads from `path`. */', '    fun source(path: Path): Source', '    /** Returns a source that reads from `file`. */', '    fun source(file: File): Source'];
+		assert.equal(suggest('kt', phrase, 0, '    /** Returns a sink that writes to `path`. */'), undefined, 'a phrase replaced is rewording, its rare words notwithstanding');
 	});
 
 	it('a member renamed where it is declared is not copied to namesakes of other types (C# method, Go and Rust struct fields, a Java field)', () => {

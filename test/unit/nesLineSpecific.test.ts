@@ -102,6 +102,13 @@ describe('edits that belong to their own line', () => {
 		assert.deepEqual(places(suggest('rb', typo, 0, '  it "accepts underscores in args" do')), ['2:6']);
 	});
 
+	it("a local's use replaced by another name goes only where that local is declared (Go, Rust)", () => {
+		const go = ['func a(f Flag) {', '\tfor _, flag := range flags {', '\t\tuse(flag.Names())', '\t\tuse(flag.Names())', '\t}', '}', 'func b() {', '\tfor _, flag := range other {', '\t\tuse(flag.Names())', '\t}', '}'];
+		assert.deepEqual(places(suggest('go', go, 2, '\t\tuse(f.Names())')), ['3:6']);
+		const rs = ['fn a(cmd: &Command, subcommand: &Command) {', '    let about = cmd', '        .get_about();', '}', 'fn b(cmd: &Command) {', '    let about = cmd', '        .get_about();', '}'];
+		assert.equal(suggest('rs', rs, 1, '    let about = subcommand'), undefined);
+	});
+
 	it("a pattern variable named after a type test is that branch's own (C# is, Java instanceof)", () => {
 		const cs = ['if (value is BigInteger)', '    Write((BigInteger)value);', 'if (value is BigInteger)', '    Write((BigInteger)value);', 'if (other is BigInteger)', '    Write((BigInteger)other);'];
 		assert.equal(suggest('cs', cs, 0, 'if (value is BigInteger integer)'), undefined);

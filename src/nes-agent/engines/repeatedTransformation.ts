@@ -14,6 +14,7 @@ import { escapeRegExp, isIdentifier } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
 import { boundFrom, calleeOfAssignment, namesPatternVariable } from './bindings';
+import { localScope } from './locals';
 import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, testDescriptionReworded, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
 import { NOT_AFTER_IDENTIFIER, NOT_BEFORE_IDENTIFIER, templateOf, type Template } from './template';
@@ -49,10 +50,12 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
 	const diamond = diamondOfNew(before, after, removed, inserted);
 	const callee = site.kind === 'code' ? boundFrom(before, after, removed, inserted) : undefined;
+	const local = site.kind === 'code' && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && !/(?:\.|->|::|[$@:])\s*$/.test(before) ? localScope(input.document, change.line, removed.trim()) : undefined;
 	const edits = applyTemplate(wordOnly(template, site, wide) ?? template, input, change.line, site, lexer).filter((edit) => {
 		const text = input.document.lineText(edit.range.start.line);
 		const at = edit.range.start.character;
-		return holdsAll(text, derived) && (!diamond || afterNew(text, at)) && (balance === undefined || bracketBalance(text) === balance) && (callee === undefined || calleeOfAssignment(text, at) === callee);
+		const line = edit.range.start.line;
+		return holdsAll(text, derived) && (!diamond || afterNew(text, at)) && (balance === undefined || bracketBalance(text) === balance) && (callee === undefined || calleeOfAssignment(text, at) === callee) && (local === undefined || (line >= local.start && line < local.end));
 	});
 	return edits.length > 0 ? { kind: 'edits', edits } : undefined;
 }

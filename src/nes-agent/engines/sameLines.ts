@@ -14,6 +14,8 @@ import { assignments } from './assignments';
 import { sameSite, siteOf } from './site';
 import { docParameterRenamed } from './lineSpecific';
 import { namesPatternVariable } from './bindings';
+import { isIdentifier } from './identifiers';
+import { localScope } from './locals';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 
@@ -60,6 +62,9 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 	if ((site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) || (site.kind === 'code' && namesPatternVariable(wide.oldLine.slice(0, wide.start), removed, inserted))) {
 		return undefined;
 	}
+	// A local's use replaced: only where that local is declared (another function's is another variable).
+	const before = wide.oldLine.slice(0, wide.start);
+	const local = site.kind === 'code' && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && !/(?:\.|->|::|[$@:])\s*$/.test(before) ? localScope(document, change.line, removed.trim()) : undefined;
 	const indent = change.oldLine.length - change.oldLine.trimStart().length;
 	let counts: Map<string, number> | undefined;
 	const assigned = () => (counts ??= assignments(document));
@@ -67,7 +72,7 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 	for (const line of copies) {
 		const text = document.lineText(line);
 		const at = wide.start - indent + (text.length - text.trimStart().length);
-		if (at < 0 || text.slice(at, at + removed.length) !== removed || !sameSite(site, text, line, at, document, lexer, assigned)) {
+		if (at < 0 || text.slice(at, at + removed.length) !== removed || (local !== undefined && (line < local.start || line >= local.end)) || !sameSite(site, text, line, at, document, lexer, assigned)) {
 			continue;
 		}
 		edits.push({ range: { start: { line, character: at }, end: { line, character: at + removed.length } }, newText: inserted });

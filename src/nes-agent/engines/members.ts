@@ -24,7 +24,7 @@ const MODIFIERS = String.raw`(?:(?:public|private|protected|internal|static|fina
 const MEMBER_ONLY = /(?:^|\s)(?:public|private|protected|internal|static|readonly|abstract|override|virtual|sealed|const|transient|volatile|required|lateinit)\s/;
 
 /** Words that begin a statement, not a type: `return x;`, `else foo(…)`, `throw new X(…)`. */
-const NOT_A_TYPE = /^(?:return|else|throw|new|await|yield|case|goto|using|if|while|for|foreach|switch|catch|do|in|is|as|of|await|echo|print|var|val|let)$/;
+const NOT_A_TYPE = /^(?:return|else|throw|new|await|yield|case|goto|using|if|while|for|foreach|switch|catch|do|in|is|as|of|echo|print|var|val|let)$/;
 
 /** A type, as it stands before a member's name: `int`, `List<String>`, `string[]`, `int?`, `?Foo`, `Map.Entry<K, V>`. */
 const TYPE = String.raw`\??[\p{L}_][\p{L}\p{N}_.]*(?:<[^()]*>)?(?:\[\])*\??`;

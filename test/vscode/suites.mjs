@@ -24,6 +24,13 @@ import { copyFileSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from 'nod
 import { basename, dirname, join } from 'node:path';
 import { chatTurnAgents, prepareTurnWorkspace } from './chatTurnAgents.mjs';
 
+/**
+ * The TypeScript server's full language service (test windows run its syntax server alone, see
+ * QUIET_WORKBENCH in runner/run.mjs): for the suites that ask the language for symbols, definitions,
+ * diagnostics or renames.
+ */
+const TYPESCRIPT_LANGUAGE_SERVICE = { 'typescript.tsserver.useSyntaxServer': 'auto' };
+
 /** Agents every suite can select by name. */
 export function sharedAgents(ctx) {
 	return {
@@ -535,6 +542,7 @@ function xssAgentOptions(file) {
 
 function nesContextSettings() {
 	return {
+		...TYPESCRIPT_LANGUAGE_SERVICE,
 		// The tests count nes/suggest requests: only the ones they make by command.
 		'agentLink.nes.disabledLanguages': ['typescript'],
 		// Only the test's own diagnostics; definitions still come from the TypeScript extension.
@@ -626,6 +634,7 @@ export const suites = [
 		vsix: true,
 		guests: ['editor-tools-vsix'],
 		settings: () => ({
+			...TYPESCRIPT_LANGUAGE_SERVICE,
 			'agentLink.nes.agent': 'Agent Link NES (built in)',
 		}),
 		prepare(workspace, ctx) {
@@ -715,6 +724,7 @@ export const suites = [
 		// Stop, config options and slash commands, screenshots in both themes.
 		name: 'chat-panel',
 		settings: (ctx) => ({
+			...TYPESCRIPT_LANGUAGE_SERVICE,
 			'agentLink.defaultAgent': 'SDK Example Agent',
 			'agentLink.nes.agent': 'Agent Link NES (built in)',
 			'agentLink.trace': 'messages',
@@ -926,6 +936,7 @@ export const suites = [
 		// the stdio bridge; a TypeScript workspace gives real diagnostics, definitions and references.
 		name: 'editor-tools',
 		settings: (ctx) => ({
+			...TYPESCRIPT_LANGUAGE_SERVICE,
 			'agentLink.agents': editorToolsAgents(ctx),
 			'files.exclude': { '**/.git': true, '**/hidden': true },
 			'workbench.editor.enablePreview': false,
@@ -937,14 +948,14 @@ export const suites = [
 		// The same agents against the packaged extension: the .vsix carries the server and the bridge.
 		name: 'editor-tools-vsix',
 		vsix: true,
-		settings: (ctx) => ({ 'agentLink.agents': editorToolsAgents(ctx) }),
+		settings: (ctx) => ({ ...TYPESCRIPT_LANGUAGE_SERVICE, 'agentLink.agents': editorToolsAgents(ctx) }),
 		prepare: prepareEditorToolsWorkspace,
 	},
 	{
 		// Tool call round trips (agent to answer) for stat and get_diagnostics in a 2 000-file workspace.
 		name: 'bench-editor-tools',
 		bench: true,
-		settings: (ctx) => ({ 'agentLink.agents': editorToolsAgents(ctx) }),
+		settings: (ctx) => ({ ...TYPESCRIPT_LANGUAGE_SERVICE, 'agentLink.agents': editorToolsAgents(ctx) }),
 		prepare(workspace) {
 			prepareEditorToolsWorkspace(workspace);
 			for (let d = 0; d < 20; d++) {
@@ -1126,6 +1137,7 @@ export const suites = [
 		// (test/vscode/runner/bridge.mjs), against a scripted NES agent per revision.
 		name: 'nes-display',
 		settings: (ctx) => ({
+			...TYPESCRIPT_LANGUAGE_SERVICE,
 			'agentLink.agents': {
 				'NES Display merged': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'merged', logFile: join(ctx.workspace, '.agent-messages.jsonl') }),
 				'NES Display seed': ctx.fixtureAgent('nes-scripted-agent.mjs', { revision: 'seed' }),

@@ -706,6 +706,9 @@ export const suites = [
 		// Agent Link's against the ACP schema (the logs are beside the workspace: <agent>.jsonl).
 		name: 'chat-real-agents',
 		realAgents: true,
+		// nes-sync after its own tests (it chooses its NES agents by name; none of its settings changes
+		// what the real agents' tests see).
+		guests: ['nes-sync'],
 		settings: (ctx) => ({
 			'agentLink.agents': realAgentDefinitions(ctx),
 			// The chat agent (it starts with the window): among the quickest of the four to start.
@@ -723,6 +726,8 @@ export const suites = [
 		// example agent from the palette (permission answered by keyboard), two agents side by side,
 		// Stop, config options and slash commands, screenshots in both themes.
 		name: 'chat-panel',
+		// chat-turns after its own tests (its chats open by agent name; the same NES agent and theme).
+		guests: ['chat-turns'],
 		settings: (ctx) => ({
 			...TYPESCRIPT_LANGUAGE_SERVICE,
 			'agentLink.defaultAgent': 'SDK Example Agent',

@@ -425,6 +425,7 @@ async function vscodeHere() {
 						extensionTestsPath: join(root, 'out', 'test', 'vscode', 'suite', 'index.js'),
 						workspace: opened,
 						workspaceTrust: suite.trust ?? false,
+						asShipped: suite.bench === true,
 						profileDir: phases > 1 ? join(scratch, 'profile') : undefined,
 						userSettings,
 						env: { AGENT_LINK_TEST_SUITE: members.map((m) => m.name).join(','), AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },

@@ -8,7 +8,7 @@
 //   prepare     (workspace, ctx) => void: fill the workspace folder before VS Code opens it
 //   folders     folder names: VS Code opens a multi-root workspace of these folders (made in the workspace
 //               folder, in this order) through a .code-workspace file there, instead of the folder itself
-//   bench       true: a benchmark, run only when named with --suite
+//   bench       true: a benchmark, run only when named with --suite, in VS Code as it ships (runner/run.mjs: asShipped)
 //   vsix        true: VS Code loads the packaged extension (the .vsix, unpacked) instead of this repository
 //   phases      number of consecutive runs sharing one VS Code profile (storage kept across
 //               restarts); the tests read AGENT_LINK_TEST_PHASE (1, 2, …). Default 1.
@@ -960,7 +960,7 @@ export const suites = [
 		// Tool call round trips (agent to answer) for stat and get_diagnostics in a 2 000-file workspace.
 		name: 'bench-editor-tools',
 		bench: true,
-		settings: (ctx) => ({ ...TYPESCRIPT_LANGUAGE_SERVICE, 'agentLink.agents': editorToolsAgents(ctx) }),
+		settings: (ctx) => ({ 'agentLink.agents': editorToolsAgents(ctx) }),
 		prepare(workspace) {
 			prepareEditorToolsWorkspace(workspace);
 			for (let d = 0; d < 20; d++) {

@@ -30,13 +30,15 @@ import { ensureVSCode } from './install.mjs';
  * @property {Record<string, string>} [env] extra environment for the server (the extension host inherits it)
  * @property {string} [profileDir] keep server user data + browser profile here so a later run sees the same storage
  * @property {boolean} [workspaceTrust] default false (`--disable-workspace-trust`); true = trust enabled, folder untrusted
+ * @property {boolean} [asShipped] VS Code's settings as it ships, without QUIET_EDITOR and QUIET_WORKBENCH (benchmarks: they
+ *   measure what users meet); also for every window when AGENT_LINK_SCREENSHOTS=1 (the README's screenshots)
  * @property {number} [timeoutMs] default 10 minutes
  */
 
 /**
  * Editor decorations the suites never look at, drawn again at every edit: a tenth of nes-sync's
  * workbench page (its 2 400 edits: 63.7 against 57.0 s of processor time alone on 1.139). Test runs
- * only (`npm start` shows VS Code as it ships), and not when the run takes the README's screenshots.
+ * only (`npm start` shows VS Code as it ships, and so do benchmarks), and not when the run takes the README's screenshots.
  */
 const QUIET_EDITOR = {
   'editor.occurrencesHighlight': 'off',
@@ -62,7 +64,7 @@ const QUIET_EDITOR = {
  * `typescript.tsserver.useSyntaxServer: 'auto'`), type acquisition (these machines are offline),
  * git's repository scan (Agent Link runs git itself) and npm's and the task system's script
  * detection. chat-turns on 1.139, back to back: 42-47 against 54-56 s of processor time. Test runs
- * only, as QUIET_EDITOR.
+ * only, as QUIET_EDITOR (not benchmarks, not the README's screenshots, not `npm start`).
  */
 const QUIET_WORKBENCH = {
   'typescript.tsserver.useSyntaxServer': 'always',
@@ -382,7 +384,7 @@ export async function runTests(options) {
       workspaceTrust: options.workspaceTrust,
       // with trust enabled, keep the folder untrusted without a modal prompt blocking the window
       userSettings: {
-        ...(process.env.AGENT_LINK_SCREENSHOTS === '1' ? {} : { ...QUIET_EDITOR, ...QUIET_WORKBENCH }),
+        ...(options.asShipped || process.env.AGENT_LINK_SCREENSHOTS === '1' ? {} : { ...QUIET_EDITOR, ...QUIET_WORKBENCH }),
         ...(options.workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
         ...options.userSettings,
       },

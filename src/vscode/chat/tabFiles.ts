@@ -40,6 +40,9 @@ export interface TabFilesHost {
 
 export class TabFiles implements vscode.Disposable {
 	private readonly disposables: vscode.Disposable[] = [];
+	/** The reading of the changed files under way, and whether the list changed since it began. */
+	private changesReading: Promise<void> | undefined;
+	private changesStale = false;
 
 	constructor(
 		private readonly host: TabFilesHost,
@@ -80,7 +83,30 @@ export class TabFiles implements vscode.Disposable {
 		}
 	}
 
-	private async refreshChanges(): Promise<void> {
+	/**
+	 * One reading of the changed files at a time: a reading still awaiting the files' text when the
+	 * list changes again would otherwise finish after the newer one and draw its older counts. A change
+	 * meanwhile reads again once the running reading is done.
+	 */
+	private refreshChanges(): Promise<void> {
+		if (this.changesReading) {
+			this.changesStale = true;
+			return this.changesReading;
+		}
+		this.changesReading = (async () => {
+			try {
+				do {
+					this.changesStale = false;
+					await this.readChanges();
+				} while (this.changesStale);
+			} finally {
+				this.changesReading = undefined;
+			}
+		})();
+		return this.changesReading;
+	}
+
+	private async readChanges(): Promise<void> {
 		if (!this.files) {
 			return;
 		}

@@ -18,7 +18,7 @@
  * x =`), a `for` or block binding (`for _, x := range`, `|x|`), a parameter of the function's head.
  * A name declared nowhere there (a field, a global, an import) is not restricted.
  */
-import { wholeWordColumns } from './identifiers';
+import { isIdentifier, wholeWordColumns } from './identifiers';
 import { declarationScope, indentOf, isBlockBinding, opensBlock, type LineSpan } from './scope';
 import type { TextLines } from './types';
 
@@ -78,4 +78,14 @@ export function localScope(document: TextLines, line: number, name: string): Lin
 		}
 	}
 	return undefined;
+}
+
+/**
+ * For a change of code that replaces the name `removed` by the name `inserted` after `before` (the
+ * edited line's text before it): where the local `removed` is declared, when it is one (not a
+ * member reached through `.`, `->` or `::`, nor a `$`, `@` or `:` name). The change's other places
+ * must lie in that scope; undefined when no local is replaced.
+ */
+export function replacedLocalScope(document: TextLines, line: number, kind: string, before: string, removed: string, inserted: string): LineSpan | undefined {
+	return kind === 'code' && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && !/(?:\.|->|::|[$@:])\s*$/.test(before) ? localScope(document, line, removed.trim()) : undefined;
 }

@@ -14,7 +14,7 @@ import { escapeRegExp, isIdentifier } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
 import { boundFrom, calleeOfAssignment, namesPatternVariable } from './bindings';
-import { localScope } from './locals';
+import { replacedLocalScope } from './locals';
 import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, testDescriptionReworded, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
 import { NOT_AFTER_IDENTIFIER, NOT_BEFORE_IDENTIFIER, templateOf, type Template } from './template';
@@ -50,7 +50,7 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	const balance = touchesBrackets(removed, inserted) ? bracketBalance(change.oldLine) : undefined;
 	const diamond = diamondOfNew(before, after, removed, inserted);
 	const callee = site.kind === 'code' ? boundFrom(before, after, removed, inserted) : undefined;
-	const local = site.kind === 'code' && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && !/(?:\.|->|::|[$@:])\s*$/.test(before) ? localScope(input.document, change.line, removed.trim()) : undefined;
+	const local = replacedLocalScope(input.document, change.line, site.kind, before, removed, inserted);
 	const edits = applyTemplate(wordOnly(template, site, wide) ?? template, input, change.line, site, lexer).filter((edit) => {
 		const text = input.document.lineText(edit.range.start.line);
 		const at = edit.range.start.character;

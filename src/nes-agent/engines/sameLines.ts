@@ -14,8 +14,7 @@ import { assignments } from './assignments';
 import { sameSite, siteOf } from './site';
 import { docParameterRenamed } from './lineSpecific';
 import { namesPatternVariable } from './bindings';
-import { isIdentifier } from './identifiers';
-import { localScope } from './locals';
+import { replacedLocalScope } from './locals';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 
@@ -59,12 +58,12 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 	const wide = widenToTokens(change);
 	const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
 	const inserted = wide.newLine.slice(wide.start, wide.newEnd);
-	if ((site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) || (site.kind === 'code' && namesPatternVariable(wide.oldLine.slice(0, wide.start), removed, inserted))) {
+	const before = wide.oldLine.slice(0, wide.start);
+	if ((site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) || (site.kind === 'code' && namesPatternVariable(before, removed, inserted))) {
 		return undefined;
 	}
 	// A local's use replaced: only where that local is declared (another function's is another variable).
-	const before = wide.oldLine.slice(0, wide.start);
-	const local = site.kind === 'code' && isIdentifier(removed.trim()) && isIdentifier(inserted.trim()) && !/(?:\.|->|::|[$@:])\s*$/.test(before) ? localScope(document, change.line, removed.trim()) : undefined;
+	const local = replacedLocalScope(document, change.line, site.kind, before, removed, inserted);
 	const indent = change.oldLine.length - change.oldLine.trimStart().length;
 	let counts: Map<string, number> | undefined;
 	const assigned = () => (counts ??= assignments(document));

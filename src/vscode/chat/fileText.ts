@@ -160,3 +160,19 @@ export async function restoreFile(file: string, before: FileText, where: Where):
 	const disk = await readDisk(file);
 	await writeThroughDisk(file, before.text, disk?.bom ?? false);
 }
+
+/** The same text, line ends aside (a document keeps one kind). */
+export function sameLines(a: string, b: string): boolean {
+	return a === b || a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
+}
+
+/** Saves the open document of `uri` when `save` says it had no unsaved edits before it was edited for the user (it is left unsaved otherwise). */
+export async function saveIfClean(uri: vscode.Uri, save: boolean): Promise<void> {
+	if (!save) {
+		return;
+	}
+	const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+	if (document?.isDirty) {
+		await document.save();
+	}
+}

@@ -24,7 +24,7 @@ import { applyHunk, lineHunks, smallestEdit, type Hunk } from '../../common/fsWr
 import { errorMessage } from '../../common/log';
 import type { ExtensionLog } from '../log';
 import { ABSENT, text as fileText, type FileText } from '../../common/chat/turnFiles';
-import { findOpen, readDisk, restoreFile } from './fileText';
+import { findOpen, readDisk, restoreFile, sameLines, saveIfClean } from './fileText';
 
 export const REVIEW_SCHEME = 'agent-link-review';
 
@@ -65,7 +65,7 @@ interface Entry {
 	readonly owners: Set<string>;
 	/** The text before is not known: why (nothing to show or undo). */
 	unknown?: string;
-	/** The change was found on disk: while the editor holds unsaved edits, the disk is what the review shows. */
+	/** On disk only: found there while the editor held unsaved edits (VS Code keeps them), so the review reads the disk while they last. */
 	onDisk: boolean;
 	/** When the agent's change was last written or found on disk, and when the open document's text last changed (ms). */
 	diskAt?: number;
@@ -133,8 +133,12 @@ export class AgentChanges implements vscode.Disposable {
 	record(owner: string, write: RecordedChange): void {
 		const key = write.uri.toString();
 		let entry = this.entries.get(key);
-		if (!entry) {
-			entry = { uri: write.uri, baseline: write.before, owners: new Set(), onDisk: write.onDisk === true, ...(write.unknown !== undefined ? { unknown: write.unknown } : {}) };
+		// Each write decides again: one through the editor, or found on disk with the editor clean, is in the editor.
+		const onDisk = write.onDisk === true && (findOpen(write.uri.fsPath)?.isDirty ?? false);
+		if (entry) {
+			entry.onDisk = onDisk;
+		} else {
+			entry = { uri: write.uri, baseline: write.before, owners: new Set(), onDisk, ...(write.unknown !== undefined ? { unknown: write.unknown } : {}) };
 			this.entries.set(key, entry);
 			if (write.before !== undefined && write.unknown === undefined) {
 				// The baseline is loaded into the editor now, while the agent works, so Review only lays out the diff editor.
@@ -483,18 +487,3 @@ async function textNow(uri: vscode.Uri, entry?: Entry): Promise<{ text: string |
 
 /** A file the agent made and removed again (a temporary file renamed over the one it edits, as Claude Code writes): nothing to review. */
 const madeAndGone = (entry: Entry, now: string | undefined): boolean => entry.baseline === undefined && entry.unknown === undefined && now === undefined;
-
-/** The same text, line ends aside (a document keeps one kind). */
-function sameLines(a: string, b: string): boolean {
-	return a === b || a.replace(/\r\n?/g, '\n') === b.replace(/\r\n?/g, '\n');
-}
-
-async function saveIfClean(uri: vscode.Uri, save: boolean): Promise<void> {
-	if (!save) {
-		return;
-	}
-	const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-	if (document?.isDirty) {
-		await document.save();
-	}
-}

@@ -141,6 +141,31 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		await waitFor(async () => (await query('.quick-input-widget', { visible: true })).count === 0, 'the picker closed');
 	});
 
+	it('counts a file the agent wrote itself from its editor once the user puts a change back there by hand, unsaved', async () => {
+		const greet = ws('src', 'greet.js');
+		reset({ [greet]: GREET });
+		const editor = await vscode.window.showTextDocument(vscode.Uri.file(greet), { preview: false });
+		const key = await chat('Turn Editor');
+		await prompt('make the greeting friendlier');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		await new Promise((r) => setTimeout(r, 600));
+		await webviewClick('.permission-option', 'Yes');
+		await turnsEnded(key, 1);
+		await waitUntil(() => editor.document.getText() === GREET_EDITED && !editor.document.isDirty, 10_000, 'the editor to load the agent’s change from the disk');
+		await waitFor(async () => (await changedLines()).join() === '+2 −2', 'the file listed with its two changes');
+
+		// The first change put back by hand in the editor (not saved): one change is left.
+		const shown = await vscode.window.showTextDocument(editor.document, { preview: false });
+		const at = shown.document.lineAt(1).text.indexOf('Hi there');
+		shown.selection = new vscode.Selection(1, at, 1, at + 'Hi there'.length);
+		await waitFor(async () => (await query('.monaco-editor.focused')).count > 0, 'the editor holding the keyboard');
+		await type('Hello', 10);
+		await waitUntil(() => editor.document.getText() === GREET.replace("'world'", "'friend'") && editor.document.isDirty, 10_000, 'the change put back, unsaved');
+		await waitFor(async () => (await changedLines()).join() === '+1 −1', 'the list counting the editor’s text: one change left');
+		assert.equal(disk(greet), GREET_EDITED, 'the disk still holds both changes');
+		await vscode.commands.executeCommand('workbench.action.files.revert');
+	});
+
 	it('a shell command’s changes: rewritten, created and deleted files listed; Undo this turn puts them back after one confirmation, leaving alone (and naming) a file the user changed since', async () => {
 		const util = ws('src', 'util.js');
 		const notes = ws('notes.md');

@@ -5,6 +5,7 @@
  * @-mentioned files) as removable chips. Config options (or modes) and usage sit beside it.
  */
 import type { Attachment, Mention } from '../../common/chat/messages';
+import { attachmentLabel, formatTokens } from './labels';
 import type { Command, SessionInfo } from '../../common/chat/transcriptModel';
 import { h, icon } from './dom';
 import type { Draft } from './drafts';
@@ -32,6 +33,8 @@ interface Suggestion {
 }
 
 const MAX_HISTORY = 100;
+/** Whether the browser sizes the input to its text itself (`field-sizing: content` in chat.css). */
+const SIZED_BY_BROWSER = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
 /** Typing pauses this long before providers are asked what they would offer for the text, in milliseconds. */
 const OFFER_DELAY_MS = 400;
 /** An @-mention being typed, at the caret: `@` at the start or after a space, then the query. */
@@ -185,9 +188,18 @@ export class Composer {
 		}, OFFER_DELAY_MS);
 	}
 
+	/**
+	 * Makes the input as tall as its text, up to its maximum, where the browser does not
+	 * (`field-sizing` in chat.css): reading the height back lays the page out at once, on every key.
+	 */
 	private grow(): void {
+		if (SIZED_BY_BROWSER) {
+			return;
+		}
 		this.input.style.height = 'auto';
-		this.input.style.height = `${Math.min(this.input.scrollHeight, Math.max(120, window.innerHeight * 0.4))}px`;
+		// Its height counts the borders (border-box); scrollHeight does not.
+		const borders = this.input.offsetHeight - this.input.clientHeight;
+		this.input.style.height = `${Math.min(this.input.scrollHeight + borders, Math.max(120, window.innerHeight * 0.4))}px`;
 	}
 
 	private onKeyDown(event: KeyboardEvent): void {
@@ -480,19 +492,4 @@ export class Composer {
 			this.options.replaceChildren(...controls);
 		}
 	}
-}
-
-export function attachmentLabel(attachment: Attachment): string {
-	if (attachment.type === 'image') {
-		return attachment.name ?? 'image';
-	}
-	if (attachment.type === 'openctx') {
-		return attachment.message ? `${attachment.providerName} (for this message)` : `${attachment.providerName}: ${attachment.title}`;
-	}
-	const name = attachment.type === 'symbol' ? attachment.name : (attachment.path.split(/[\\/]/).pop() ?? attachment.path);
-	return 'lines' in attachment && attachment.lines ? `${name}:${attachment.lines.start}-${attachment.lines.end}` : name;
-}
-
-function formatTokens(n: number): string {
-	return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }

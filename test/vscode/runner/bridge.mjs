@@ -23,6 +23,8 @@
 //                                           webview pages: the frames nested in the workbench that hold
 //                                           an element #app (the chat page); read only
 //   {webviewClick: selector, text?}         a mouse click on the first match in those pages
+//   {webviewBox: selector}                  the first visible match's height as drawn, its scrollHeight and
+//                                           clientHeight, and its page's innerHeight (CSS pixels)
 //   {webviewPasteImage: true}               pastes a 1×1 PNG (a fixed image) into the focused element of
 //                                           the page whose document has the focus, as a clipboard paste
 //   {webviewDrop: selector, file: {name, mimeType, base64}, shift?: true}  drops a file on the first match
@@ -235,6 +237,16 @@ export async function startBridge(getPage) {
         texts.push(...found);
       }
       return { count, ...(request.text ? { texts } : {}) };
+    }
+    if (typeof request.webviewBox === 'string') {
+      for (const frame of await webviewFrames(page)) {
+        const box = await frame.evaluate((selector) => {
+          const e = [...document.querySelectorAll(selector)].find((x) => x.getClientRects().length > 0);
+          return e ? { height: e.getBoundingClientRect().height, scrollHeight: e.scrollHeight, clientHeight: e.clientHeight, innerHeight: window.innerHeight } : undefined;
+        }, request.webviewBox);
+        if (box) return box;
+      }
+      throw new Error(`nothing visible matches ${request.webviewBox} in the webview pages`);
     }
     if (typeof request.webviewClick === 'string') {
       for (const frame of await webviewFrames(page)) {

@@ -153,6 +153,11 @@ export async function webviewQuery(selector: string): Promise<{ count: number; t
 	return { count: result.count, texts: result.texts ?? [] };
 }
 
+/** The first visible element matching `selector` in the chat's webview pages: its height as drawn, its scrollHeight and clientHeight, and the page's innerHeight. */
+export async function webviewBox(selector: string): Promise<{ height: number; scrollHeight: number; clientHeight: number; innerHeight: number }> {
+	return call({ webviewBox: selector });
+}
+
 /** What in the chat's webview pages could run (scripts, frames, handlers, javascript: URLs), described. */
 export async function webviewAudit(): Promise<{ pages: number; findings: string[] }> {
 	return call({ webviewAudit: true });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewPasteImage, webviewQuery } from '../browser';
+import { click, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewBox, webviewPasteImage, webviewQuery } from '../browser';
 import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { waitUntil } from '../util';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
@@ -100,6 +100,38 @@ describe('chat panel: workflows', function () {
 		await press('ArrowDown');
 		await waitFor(async () => (await inputValue()) === '', 'and gone again');
 		await a.chatController.closeTab(key);
+	});
+
+	it('grows the input with its text up to 40% of the view, then scrolls it, and gives it its empty height again when the text is gone', async () => {
+		await openChat(chatApi(), 'Chat Showcase');
+		await waitForSteady(inputFocused, 'the input focused');
+		const box = () => webviewBox('textarea.prompt-input');
+		const empty = await box();
+		await type('first line', 10);
+		await waitFor(async () => (await inputValue()) === 'first line', 'the first line typed');
+		const one = await box();
+		assert.ok(one.scrollHeight <= one.clientHeight + 1, `one line shown whole: ${JSON.stringify(one)}`);
+		for (const line of ['second line', 'third line']) {
+			await press('Shift+Enter');
+			await type(line, 10);
+		}
+		await waitFor(async () => (await box()).height >= one.height + 20, 'the input taller for three lines');
+		const three = await box();
+		assert.ok(three.scrollHeight <= three.clientHeight + 1, `three lines shown whole: ${JSON.stringify(three)}`);
+		for (let i = 0; i < 40; i++) {
+			await press('Shift+Enter');
+		}
+		await type('last line', 10);
+		await waitFor(async () => {
+			const b = await box();
+			return b.scrollHeight > b.clientHeight + 20;
+		}, 'the input scrolling its text');
+		const full = await box();
+		assert.ok(full.height <= full.innerHeight * 0.4 + 1 && full.height > three.height, `as tall as 40% of the view at most: ${JSON.stringify(full)}`);
+		await press('Control+a');
+		await press('Backspace');
+		await waitFor(async () => (await inputValue()) === '', 'the text gone');
+		await waitFor(async () => Math.abs((await box()).height - empty.height) < 1, 'the input as tall as when empty again');
 	});
 
 	it('@-mentions a workspace symbol from the keyboard: its lines embedded for an agent that takes context, a link for one that does not', async function () {

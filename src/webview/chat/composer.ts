@@ -6,6 +6,8 @@
  */
 import type { Attachment, Mention } from '../../common/chat/messages';
 import { attachmentLabel, formatTokens } from './labels';
+import { NewestList } from './newestList';
+import { readImages } from './images';
 import type { Command, SessionInfo } from '../../common/chat/transcriptModel';
 import { h, icon } from './dom';
 import type { Draft } from './drafts';
@@ -40,9 +42,6 @@ const OFFER_DELAY_MS = 400;
 /** An @-mention being typed, at the caret: `@` at the start or after a space, then the query. */
 const MENTION = /(?:^|\s)@([^\s@]*)$/;
 
-/** The largest image taken (its base64 must stay under the messages' MAX_IMAGE_CHARS). */
-const MAX_IMAGE_BYTES = 14_000_000;
-
 export class Composer {
 	readonly element: HTMLElement;
 	readonly input: HTMLTextAreaElement;
@@ -63,7 +62,7 @@ export class Composer {
 	private historyIndex: number | undefined;
 	private commands: readonly Command[] = [];
 	private running = false;
-	private mentionQuery = 0;
+	private readonly lists = new NewestList();
 	private draft: Draft = { text: '', attachments: [], history: [] };
 
 	constructor(private readonly host: ComposerHost) {
@@ -206,6 +205,12 @@ export class Composer {
 		if (event.isComposing) {
 			return;
 		}
+		// Enter or Tab on an @-mention whose newest list is still on its way: its first item, once it comes.
+		if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey && this.lists.waiting && MENTION.test(this.input.value.slice(0, this.input.selectionStart))) {
+			event.preventDefault();
+			this.lists.takeFirstWhenItComes();
+			return;
+		}
 		if (!this.suggestions.hidden && this.items.length > 0) {
 			if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
 				event.preventDefault();
@@ -261,6 +266,7 @@ export class Composer {
 		const slash = /^\/(\S*)$/.exec(before);
 		if (slash && this.commands.length > 0) {
 			const query = slash[1]!.toLowerCase();
+			this.lists.settle();
 			this.show(
 				this.commands
 					.filter((c) => c.name.toLowerCase().startsWith(query))
@@ -274,9 +280,10 @@ export class Composer {
 		}
 		const mention = MENTION.exec(before);
 		if (mention) {
-			const ticket = ++this.mentionQuery;
+			const ticket = this.lists.ask();
 			const found = await this.host.searchMentions(mention[1]!).catch(() => []);
-			if (ticket !== this.mentionQuery) {
+			const next = this.lists.came(ticket);
+			if (next === 'drop') {
 				return;
 			}
 			this.show(
@@ -292,6 +299,9 @@ export class Composer {
 					},
 				})),
 			);
+			if (next === 'take') {
+				this.items[0]?.accept();
+			}
 			return;
 		}
 		this.hideSuggestions();
@@ -339,6 +349,7 @@ export class Composer {
 	}
 
 	private hideSuggestions(): void {
+		this.lists.settle();
 		this.items = [];
 		this.renderSuggestions();
 	}
@@ -347,18 +358,8 @@ export class Composer {
 
 	/** Pasted or dropped images become attachments (the host sends them only to agents that take images, and says so otherwise). */
 	private takeImages(files: FileList | undefined | null, event: Event): void {
-		const images = [...(files ?? [])].filter((f) => /^image\/[\w.+-]+$/.test(f.type) && f.size <= MAX_IMAGE_BYTES);
-		if (images.length === 0) {
-			return;
-		}
-		event.preventDefault();
-		for (const file of images) {
-			const reader = new FileReader();
-			reader.onload = () => {
-				const data = String(reader.result).replace(/^data:[^,]*,/, '');
-				this.addAttachment({ type: 'image', mimeType: file.type, data, name: file.name || 'image' });
-			};
-			reader.readAsDataURL(file);
+		if (readImages(files, (image) => this.addAttachment(image))) {
+			event.preventDefault();
 		}
 	}
 

@@ -81,6 +81,17 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		);
 	}
 
+	/** A chat with Turn Editor (it writes src/greet.js itself), asked from its input to make the greeting friendlier, the edit allowed with a click: its key, once the turn is over. */
+	async function friendlierGreeting(): Promise<string> {
+		const key = await chat('Turn Editor');
+		await prompt('make the greeting friendlier');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
+		await new Promise((r) => setTimeout(r, 600));
+		await webviewClick('.permission-option', 'Yes');
+		await turnsEnded(key, 1);
+		return key;
+	}
+
 	/** The question Undo this turn asks in the chat, once it is there: its title and its line per file (sorted). */
 	async function question(): Promise<{ title: string; lines: string[] }> {
 		await waitFor(async () => (await webviewQuery(QUESTION)).count === 1, 'the question', 10_000);
@@ -92,12 +103,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		const a = chatApi();
 		const greet = ws('src', 'greet.js');
 		reset({ [greet]: GREET });
-		const key = await chat('Turn Editor');
-		await prompt('make the greeting friendlier');
-		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
-		await new Promise((r) => setTimeout(r, 600));
-		await webviewClick('.permission-option', 'Yes');
-		await turnsEnded(key, 1);
+		const key = await friendlierGreeting();
 		assert.equal(disk(greet), GREET_EDITED, 'the agent wrote the file itself');
 		await waitFor(async () => (await names()).join() === 'greet.js', 'the file listed');
 		assert.deepEqual((await webviewQuery('.changed-file .changed-lines')).texts.map((t) => t.replace(/\s+/g, ' ').trim()), ['+2 −2']);
@@ -145,12 +151,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		const greet = ws('src', 'greet.js');
 		reset({ [greet]: GREET });
 		const editor = await vscode.window.showTextDocument(vscode.Uri.file(greet), { preview: false });
-		const key = await chat('Turn Editor');
-		await prompt('make the greeting friendlier');
-		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
-		await new Promise((r) => setTimeout(r, 600));
-		await webviewClick('.permission-option', 'Yes');
-		await turnsEnded(key, 1);
+		await friendlierGreeting();
 		await waitUntil(() => editor.document.getText() === GREET_EDITED && !editor.document.isDirty, 10_000, 'the editor to load the agent’s change from the disk');
 		await waitFor(async () => (await changedLines()).join() === '+2 −2', 'the file listed with its two changes');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { NewestList } from '../../src/webview/chat/newestList';
+import { NewestList, WAIT_MS } from '../../src/webview/chat/newestList';
 
 describe('chat @-mention lists (src/webview/chat/newestList.ts)', () => {
 	it('shows the newest list and drops one that comes after a newer was asked for', () => {
@@ -34,5 +34,16 @@ describe('chat @-mention lists (src/webview/chat/newestList.ts)', () => {
 		lists.settle();
 		assert.equal(lists.waiting, false);
 		assert.equal(lists.came(late), 'drop', 'put away (sent, accepted, Escape): nothing shows again, nothing is taken');
+	});
+
+	it('waits for a list on its way no longer than WAIT_MS: a host that does not answer leaves Enter to the input', () => {
+		let now = 0;
+		const lists = new NewestList(() => now);
+		const ticket = lists.ask();
+		now = WAIT_MS + 1;
+		assert.equal(lists.waiting, false, 'Enter sends or takes what is on screen again');
+		lists.takeFirstWhenItComes();
+		now += WAIT_MS + 1;
+		assert.equal(lists.came(ticket), 'show', 'a list that comes long after Enter is shown, not taken');
 	});
 });

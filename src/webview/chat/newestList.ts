@@ -8,11 +8,17 @@
 export class NewestList {
 	private asked = 0;
 	private shown = 0;
-	private takeFirst = false;
+	private askedAt = 0;
+	/** When Enter asked for the coming list's first item; undefined: nothing waits. */
+	private takeAt: number | undefined;
+
+	/** `now`: the clock, in milliseconds. */
+	constructor(private readonly now: () => number = () => performance.now()) {}
 
 	/** A list is asked for: its ticket. Typing on cancels an Enter that waited for an older one. */
 	ask(): number {
-		this.takeFirst = false;
+		this.takeAt = undefined;
+		this.askedAt = this.now();
 		return ++this.asked;
 	}
 
@@ -22,24 +28,27 @@ export class NewestList {
 			return 'drop';
 		}
 		this.shown = ticket;
-		const take = this.takeFirst;
-		this.takeFirst = false;
+		const take = this.takeAt !== undefined && this.now() - this.takeAt <= WAIT_MS;
+		this.takeAt = undefined;
 		return take ? 'take' : 'show';
 	}
 
-	/** Whether a newer list than the one on screen (if any) is on its way. */
+	/** Whether a newer list than the one on screen (if any) is on its way, asked for at most {@link WAIT_MS} ago (a host that does not answer is not waited for). */
 	get waiting(): boolean {
-		return this.shown !== this.asked;
+		return this.shown !== this.asked && this.now() - this.askedAt <= WAIT_MS;
 	}
 
-	/** Enter or Tab while a list is on its way: its first item is taken when it comes. */
+	/** Enter or Tab while a list is on its way: its first item is taken if it comes within {@link WAIT_MS}. */
 	takeFirstWhenItComes(): void {
-		this.takeFirst = true;
+		this.takeAt = this.now();
 	}
 
 	/** A list shown at once (the agent's commands), or none: whatever is on its way is dropped, and nothing waits for it. */
 	settle(): void {
 		this.shown = ++this.asked;
-		this.takeFirst = false;
+		this.takeAt = undefined;
 	}
 }
+
+/** How long Enter waits for a list on its way, in milliseconds (the host answers in a few). */
+export const WAIT_MS = 1500;

@@ -159,7 +159,8 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		const shown = await vscode.window.showTextDocument(editor.document, { preview: false });
 		const at = shown.document.lineAt(1).text.indexOf('Hi there');
 		shown.selection = new vscode.Selection(1, at, 1, at + 'Hi there'.length);
-		await waitFor(async () => (await query('.monaco-editor.focused')).count > 0, 'the editor holding the keyboard');
+		// The selection reaches the page after the extension host sets it: typed before, a key lands at the old cursor.
+		await waitFor(async () => (await query('.monaco-editor.focused .selected-text')).count > 0, 'the editor holding the keyboard, the words selected');
 		await type('Hello', 10);
 		await waitUntil(() => editor.document.getText() === GREET.replace("'world'", "'friend'") && editor.document.isDirty, 10_000, 'the change put back, unsaved');
 		await waitFor(async () => (await changedLines()).join() === '+1 −1', 'the list counting the editor’s text: one change left');

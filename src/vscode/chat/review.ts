@@ -134,7 +134,7 @@ export class AgentChanges implements vscode.Disposable {
 		const key = write.uri.toString();
 		let entry = this.entries.get(key);
 		// Each write decides again: one through the editor, or found on disk with the editor clean, is in the editor.
-		const onDisk = write.onDisk === true && (findOpen(write.uri.fsPath)?.isDirty ?? false);
+		const onDisk = write.onDisk === true && hasUnsavedEdits(write.uri);
 		if (entry) {
 			entry.onDisk = onDisk;
 		} else {
@@ -150,10 +150,11 @@ export class AgentChanges implements vscode.Disposable {
 		this.refreshSoon();
 	}
 
-	/** The agent's change to `uri` was found on disk again (a later write of the same turn). */
+	/** The agent's change to `uri` was found on disk again (a later write of the same turn): on disk only if the editor holds unsaved edits now. */
 	changedOnDisk(uri: vscode.Uri): void {
 		const entry = this.entries.get(uri.toString());
 		if (entry) {
+			entry.onDisk = hasUnsavedEdits(uri);
 			entry.diskAt = Date.now();
 			this.refreshSoon();
 		}
@@ -247,7 +248,7 @@ export class AgentChanges implements vscode.Disposable {
 			} else {
 				await this.replaceWith(edit, entry.uri, entry.baseline);
 			}
-			const wasDirty = findOpen(entry.uri.fsPath)?.isDirty ?? false;
+			const wasDirty = hasUnsavedEdits(entry.uri);
 			if (!(await vscode.workspace.applyEdit(edit))) {
 				throw new Error(`The editor could not undo the changes to ${entry.uri.fsPath}.`);
 			}
@@ -458,7 +459,12 @@ function fileOf(reviewUri: vscode.Uri): vscode.Uri {
 
 /** The agent changed the file on disk and its editor holds the user's unsaved edits: the change is on disk only. */
 function diskOnly(entry: Entry): boolean {
-	return entry.onDisk && (findOpen(entry.uri.fsPath)?.isDirty ?? false);
+	return entry.onDisk && hasUnsavedEdits(entry.uri);
+}
+
+/** Whether the editor holds unsaved edits of `uri`. */
+function hasUnsavedEdits(uri: vscode.Uri): boolean {
+	return findOpen(uri.fsPath)?.isDirty ?? false;
 }
 
 /** The text of `uri` now ({@link textNow}); undefined when it is gone. */

@@ -415,7 +415,9 @@ async function vscodeHere() {
 			for (let phase = 1; phase <= phases; phase++) {
 				const phaseStarted = Date.now();
 				const resultsFile = join(scratch, `results-${phase}.json`);
-				const label = `vscode ${target} (${members.map((m) => m.name).join(' + ')}${phases > 1 ? ` phase ${phase}` : ''})`;
+				// A phased suite's guests (which have no phases of their own) run in its last phase, after its tests.
+				const running = phase === phases ? members : members.filter((m) => m.phases !== undefined);
+				const label = `vscode ${target} (${running.map((m) => m.name).join(' + ')}${phases > 1 ? ` phase ${phase}` : ''})`;
 				let code;
 				let runError;
 				try {
@@ -428,7 +430,7 @@ async function vscodeHere() {
 						asShipped: suite.bench === true,
 						profileDir: phases > 1 ? join(scratch, 'profile') : undefined,
 						userSettings,
-						env: { AGENT_LINK_TEST_SUITE: members.map((m) => m.name).join(','), AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },
+						env: { AGENT_LINK_TEST_SUITE: running.map((m) => m.name).join(','), AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },
 					});
 				} catch (error) {
 					console.error(error);

@@ -15,7 +15,8 @@
 //   realAgents  true: the suite runs the real agents of test/fixtures/real-agents, installed into the
 //               test cache (once) before it starts
 //   guests      names of other suites run in this suite's window after its own tests (when they are
-//               chosen too), sharing its start of VS Code: their workspaces are prepared into one folder
+//               chosen too; a phased suite's in its last phase), sharing its start of VS Code: their
+//               workspaces are prepared into one folder
 //               and their settings merged (two that set a key or an agent differently cannot share; the
 //               window's agentLink.defaultAgent is the host's, so a guest opens its chats by agent name)
 // ctx: { root, node, fixtures, fixtureAgent(script, options) => {command, args, env} }; settings() also gets ctx.workspace
@@ -588,7 +589,7 @@ function prepareOneProcess(workspace) {
 export const suites = [
 	{
 		name: 'main',
-		guests: ['registry'],
+		guests: ['registry', 'nes-display'],
 		settings: () => ({ 'agentLink.trace': 'messages' }),
 		prepare(workspace, ctx) {
 			// A cloned repository trying to make the editor run its own program.
@@ -751,7 +752,7 @@ export const suites = [
 		// OpenCtx providers (test/vscode/suite/openctx/providers.ts, served over HTTP by the test and
 		// loaded as modules): annotations, hovers, chat mentions and items, NES related snippets.
 		name: 'openctx',
-		guests: ['chat-elicitation'],
+		guests: ['chat-elicitation', 'chat-files', 'chat-xss', 'chat-remote'],
 		settings: (ctx) => ({
 			'agentLink.defaultAgent': 'OpenCtx Agent',
 			// The chat agent serves next edit suggestions too.
@@ -783,6 +784,8 @@ export const suites = [
 		// can do neither; MCP servers from the settings in a transport each agent takes.
 		name: 'chat-history',
 		phases: 3,
+		// In its last phase, after its own tests (chat-terminals before chat-sessions: it reads the terminal's first rows).
+		guests: ['chat-terminals', 'chat-sessions'],
 		settings: (ctx) => {
 			const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 			const scratch = join(ctx.workspace, '..');
@@ -922,13 +925,10 @@ export const suites = [
 		// Terminals for chat sessions (terminal/*): real processes, output limits, kill and release, live
 		// in the tool call and as a VS Code terminal, and no process left once its session is over.
 		name: 'chat-terminals',
-		// chat-sessions after its own tests: chat-terminals reads the terminal's first rows, so it goes first.
-		guests: ['chat-sessions'],
 		settings: (ctx) => ({
 			'agentLink.agents': chatTerminalAgents(ctx),
 			// The terminal's text in the page's DOM (the WebGL renderer draws it on a canvas).
 			'terminal.integrated.gpuAcceleration': 'off',
-			'workbench.colorTheme': 'Default Dark Modern',
 		}),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'sub'), { recursive: true });
@@ -981,7 +981,6 @@ export const suites = [
 	{
 		// The agent reads files through the editor (fs/read_text_file) for its chat sessions.
 		name: 'chat-files',
-		guests: ['chat-xss', 'chat-remote'],
 		settings: () => ({ 'agentLink.defaultAgent': 'Fixture Agent', 'files.autoSave': 'off' }),
 		prepare(workspace) {
 			mkdirSync(join(workspace, 'src'), { recursive: true });
@@ -1043,7 +1042,6 @@ export const suites = [
 	{
 		// nes/suggest context: an agent per context key and revision, plus all keys in utf-8.
 		name: 'nes-context',
-		guests: ['nes-session'],
 		settings: (ctx) => ({ ...nesContextSettings(), 'agentLink.agents': nesContextAgents(ctx) }),
 		prepare: prepareNesContextWorkspace,
 	},
@@ -1067,6 +1065,8 @@ export const suites = [
 		// Phase 2 restarts VS Code on the same profile: recent documents and restored tabs.
 		name: 'editor-state',
 		phases: 2,
+		// In its last phase, after its own tests.
+		guests: ['nes-context', 'nes-session'],
 		settings: (ctx) => ({
 			'files.associations': { '*.special': 'json' },
 			'agentLink.agents': {

@@ -26,6 +26,18 @@ export async function api(): Promise<AgentLinkApi> {
 	return ext.activate();
 }
 
+/**
+ * The chat role on `name`, ready: for a suite that may run in another suite's window (a guest, see
+ * test/vscode/suites.mjs), whose default agent is the host's.
+ */
+export async function useAgent(a: Pick<AgentLinkApi, 'agents'>, name: string): Promise<void> {
+	if (a.agents.state.kind === 'ready' && a.agents.state.name === name) {
+		return;
+	}
+	await vscode.commands.executeCommand('agentLink.selectAgent', name);
+	await waitForState(a, (s) => s.kind === 'ready' && s.name === name);
+}
+
 /** Resolves with the first state (current or future) of `a.agents` that satisfies `predicate` (pass `{ agents: a.nesAgents }` for the NES agent). */
 export function waitForState(a: Pick<AgentLinkApi, 'agents'>, predicate: (s: AgentState) => boolean, timeoutMs = 30_000): Promise<AgentState> {
 	if (predicate(a.agents.state)) {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { press, query, screenshot } from '../browser';
-import { api, repoRoot, waitForState, waitUntil } from '../util';
+import { api, repoRoot, useAgent, waitUntil } from '../util';
 
 const any = z.unknown();
 const QUICK_TITLE = '.quick-input-widget .quick-input-title';
@@ -39,7 +39,8 @@ describe('the agent reads files through the editor (fs/read_text_file)', functio
 
 	before(async () => {
 		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
+		// The window's default agent when the suite runs alone; a guest in another suite's window (suites.mjs) chooses it.
+		await useAgent(a, 'Fixture Agent');
 		// The chat panel creates sessions with session/new; here the session is registered as one.
 		a.agents.readyAgent!.sessions.add(session, 'chat');
 		fs.writeFileSync(outside, 'outside the workspace\n');

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import { press, query } from '../browser';
-import { api, waitForState, waitUntil } from '../util';
+import { api, useAgent, waitUntil } from '../util';
 
 const any = z.unknown();
 const QUICK_TITLE = '.quick-input-widget .quick-input-title';
@@ -39,7 +39,8 @@ describe('the agent writes files through the editor (fs/write_text_file)', funct
 
 	before(async () => {
 		a = await api();
-		await waitForState(a, (s) => s.kind === 'ready');
+		// The window's default agent when the suite runs alone; a guest in another suite's window (suites.mjs) chooses it.
+		await useAgent(a, 'Fixture Agent');
 		a.agents.readyAgent!.sessions.add(session, 'chat');
 	});
 

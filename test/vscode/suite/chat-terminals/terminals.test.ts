@@ -285,6 +285,10 @@ describe('terminals for chat sessions', function () {
 		if (!hasBrowser()) {
 			this.skip();
 		}
+		// The README's pictures of a terminal are dark (the window it shares with chat-history is light).
+		if (process.env.AGENT_LINK_SCREENSHOTS === '1') {
+			await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+		}
 		const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', 'Terminal Showcase');
 		assert.ok(key);
 		await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, 'the chat ready');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BudgetQueue } from '../../src/webview/chat/budgetQueue';
-import { entryDistances, HeightEstimate, outward } from '../../src/webview/chat/nearness';
+import { entryDistances, HeightEstimate, outward, ScrollPace } from '../../src/webview/chat/nearness';
 
 /** A clock the work moves on: each item of work takes `cost(key)` milliseconds. */
 function clocked<K>(cost: (key: K) => number): { queue: BudgetQueue<K>; work: (key: K) => void; ran: K[] } {
@@ -136,5 +136,61 @@ describe('how near the screen entries are (src/webview/chat/nearness.ts)', () =>
 		assert.equal(heights.estimate(1), 60);
 		heights.measure(9, 0, 0);
 		assert.equal(heights.estimate(1), 60, 'an empty measure changes nothing');
+	});
+});
+
+describe('holding the drawing back while the user flings through a chat (src/webview/chat/nearness.ts: ScrollPace)', () => {
+	const FRAME = 1000 / 60;
+
+	it('draws at once at a reading pace, and while a fling lasts waits until 100 ms after its last scroll', () => {
+		const pace = new ScrollPace();
+		pace.scrolled(0, 600, 0);
+		assert.equal(pace.waitMs(1), 0, 'one scroll says nothing of a pace');
+		pace.scrolled(40, 600, FRAME);
+		assert.equal(pace.waitMs(FRAME + 1), 0, 'a wheel at 40 px a frame');
+		pace.scrolled(340, 600, 2 * FRAME);
+		assert.equal(Math.round(pace.waitMs(2 * FRAME)), 100, 'half a screen a frame is a fling');
+		pace.scrolled(940, 600, 3 * FRAME);
+		assert.equal(Math.round(pace.waitMs(3 * FRAME + 30)), 70);
+		assert.equal(pace.waitMs(3 * FRAME + 100), 0, 'over once no scroll came for 100 ms');
+		pace.scrolled(980, 600, 3 * FRAME + 150);
+		assert.equal(pace.waitMs(3 * FRAME + 151), 0, 'the first scroll after a pause starts a new pace');
+	});
+
+	it('takes scroll events of one frame together, and a slow drag of a long way as slow', () => {
+		const pace = new ScrollPace();
+		pace.scrolled(0, 600, 0);
+		pace.scrolled(200, 600, 1);
+		assert.equal(pace.waitMs(1), 0, '200 px within a frame is 200 px a frame');
+		pace.scrolled(500, 600, 2);
+		assert.ok(pace.waitMs(2) > 0, '300 px within a frame');
+		pace.scrolled(800, 600, 82);
+		assert.equal(pace.waitMs(82), 0, '300 px in 80 ms is about 63 px a frame');
+	});
+
+	it('does not take the page following the end of a chat for a fling', () => {
+		const pace = new ScrollPace();
+		pace.scrolled(0, 600, 0);
+		pace.scrolled(50_000, 600, FRAME, false);
+		assert.equal(pace.waitMs(FRAME), 0);
+		pace.scrolled(50_010, 600, 2 * FRAME);
+		assert.equal(pace.waitMs(2 * FRAME), 0);
+	});
+
+	it('holds nothing back for a pace of any size below half a screen a frame (property)', () => {
+		fc.assert(
+			fc.property(fc.integer({ min: 100, max: 2000 }), fc.array(fc.double({ min: 0, max: 0.49, noNaN: true }), { maxLength: 30 }), (view, steps) => {
+				const pace = new ScrollPace();
+				let top = 0;
+				let now = 0;
+				pace.scrolled(top, view, now);
+				for (const step of steps) {
+					now += FRAME;
+					top += step * view;
+					pace.scrolled(top, view, now);
+					assert.equal(pace.waitMs(now), 0);
+				}
+			}),
+		);
 	});
 });

@@ -78,3 +78,39 @@ export class HeightEstimate {
 		return Math.max(0, Math.round(pitch * entries - this.gap));
 	}
 }
+
+/**
+ * Whether the user is flinging through the transcript: scrolling half a screen or more a frame (30
+ * screens a second, too fast to read anything). The page draws the entries near where the view was
+ * in the frame before, so at that pace most of what it draws has left the screen by the time it is
+ * drawn; it is never seen, and its layout is what makes such a frame long. The page waits until the
+ * scroll slows or stops ({@link ScrollPace.quietMs} after its last event) and draws where it is.
+ */
+export class ScrollPace {
+	/** How long after its last scroll event a fling is over. */
+	static readonly quietMs = 100;
+	/** A frame's time at 60 frames a second. */
+	private static readonly frameMs = 1000 / 60;
+	private lastTop: number | undefined;
+	private lastAt = -Infinity;
+	private fast = false;
+
+	/** The scroller was scrolled to `top` at `now`, its view `viewHeight` tall; by the user, or by the page (`byUser` false: no fling). */
+	scrolled(top: number, viewHeight: number, now: number, byUser = true): void {
+		if (byUser && this.lastTop !== undefined && now - this.lastAt < ScrollPace.quietMs) {
+			// Events of one frame come together: the pace is over at least a frame's time.
+			const perFrame = (Math.abs(top - this.lastTop) * ScrollPace.frameMs) / Math.max(now - this.lastAt, ScrollPace.frameMs);
+			this.fast = perFrame >= viewHeight / 2;
+		} else {
+			this.fast = false;
+		}
+		this.lastTop = top;
+		this.lastAt = now;
+	}
+
+	/** How long to wait before drawing (0: draw now). */
+	waitMs(now: number): number {
+		const left = this.lastAt + ScrollPace.quietMs - now;
+		return this.fast && left > 0 ? left : 0;
+	}
+}

@@ -8,6 +8,9 @@
  *   {@link DRAW_BUDGET_MS} of each frame; the rest are drawn in the page's idle time, a slice at a
  *   time, from the screen outwards, so that a long chat is whole before the user scrolls to it.
  *   What is drawn so is old news: screen readers do not announce it (the log is a live region).
+ *   While the user flings through the chat (half a screen a frame or more, `ScrollPace`), nothing is
+ *   drawn: what was near the screen would have left it by the time it was drawn. A group whose
+ *   entries were drawn off screen is laid out in idle time too, not in the frame it comes into view.
  * - A group the browser has not laid out yet is given the height its entries probably have
  *   (measured from the groups shown), so the scroll bar says roughly where the user is.
  */
@@ -15,7 +18,7 @@ import type { Entry } from '../../common/chat/transcriptModel';
 import { BudgetQueue } from './budgetQueue';
 import { h } from './dom';
 import { EntryView, type EntryActions } from './entries';
-import { HeightEstimate, entryDistances, outward } from './nearness';
+import { HeightEstimate, ScrollPace, entryDistances, outward } from './nearness';
 import { recordWork } from './work';
 
 /** Entries per group. */
@@ -26,6 +29,8 @@ export const DRAW_BUDGET_MS = 5;
 const IDLE_BUDGET_MS = 8;
 /** A page that is never idle (a busy machine) still gets a slice this often. */
 const IDLE_WAIT_MS = 250;
+/** The idle time a group drawn off screen is laid out in at least (a browser gives up to 50 ms when no frame is due). */
+const LAYOUT_IDLE_MS = 30;
 /** How far beyond the screen entries are drawn ahead of the scroll. */
 const NEAR_PX = 1200;
 /** The space between entries (`.transcript`, `.entry-group` gap in chat.css). */
@@ -42,6 +47,8 @@ interface Group {
 	shown: boolean;
 	/** Laid out at least once: the browser knows its height from then on. */
 	everShown: boolean;
+	/** Entries drawn while it was off screen: the browser has not laid them out yet. */
+	unlaid: boolean;
 	/** How far from the screen it was when it last came near. */
 	distance: number;
 }
@@ -69,6 +76,14 @@ export class TranscriptView {
 	private busy = false;
 	/** The transcript follows its end (new text, entries growing as they are drawn) until the user scrolls up. */
 	private sticky = true;
+	/** How fast the user scrolls: drawing waits while they fling through the transcript. */
+	private readonly pace = new ScrollPace();
+	/** The page scrolled itself (following the end): the next scroll event is not the user's. */
+	private followed = false;
+	/** Drawing held back until a fling is over. */
+	private resume: ReturnType<typeof setTimeout> | undefined;
+	/** The idle callback that lays out a group drawn off screen. */
+	private layoutIdle: number | undefined;
 
 	constructor(
 		private readonly scroller: HTMLElement,
@@ -79,10 +94,17 @@ export class TranscriptView {
 		scroller.append(this.log);
 		this.nearness = new IntersectionObserver((items) => this.onNear(items), { root: scroller, rootMargin: `${NEAR_PX}px 0px` });
 		this.sizes = new ResizeObserver((items) => this.onResize(items));
-		scroller.addEventListener('scroll', () => (this.sticky = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 40), { passive: true });
+		scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
 		// Followed once the browser has laid the log out (reading its height sooner would make the browser lay it out
 		// then, and again if more is drawn in the same frame).
 		new ResizeObserver(() => this.followEnd()).observe(this.log);
+	}
+
+	private onScroll(): void {
+		const { scrollTop, clientHeight, scrollHeight } = this.scroller;
+		this.sticky = scrollTop + clientHeight >= scrollHeight - 40;
+		this.pace.scrolled(scrollTop, clientHeight, performance.now(), !this.followed);
+		this.followed = false;
 	}
 
 	get(id: number): EntryView | undefined {
@@ -105,6 +127,12 @@ export class TranscriptView {
 		}
 		this.idle?.();
 		this.idle = undefined;
+		clearTimeout(this.resume);
+		this.resume = undefined;
+		if (this.layoutIdle !== undefined) {
+			cancelIdleCallback(this.layoutIdle);
+			this.layoutIdle = undefined;
+		}
 		this.busy = false;
 		this.sticky = true;
 	}
@@ -172,6 +200,7 @@ export class TranscriptView {
 
 	private followEnd(): void {
 		if (this.sticky) {
+			this.followed = true;
 			this.scroller.scrollTop = this.scroller.scrollHeight;
 		}
 	}
@@ -180,11 +209,12 @@ export class TranscriptView {
 		let group = this.groups.get(key);
 		if (!group) {
 			const element = h('div', { class: 'entry-group', attrs: { 'data-group': key } });
-			group = { key, element, ids: [], shown: false, everShown: false, distance: Infinity };
+			group = { key, element, ids: [], shown: false, everShown: false, unlaid: false, distance: Infinity };
 			const created = group;
 			element.addEventListener('contentvisibilityautostatechange', (event) => {
 				created.shown = !(event as ContentVisibilityAutoStateChangeEvent).skipped;
 				created.everShown ||= created.shown;
+				created.unlaid &&= !created.shown;
 			});
 			this.groups.set(key, group);
 			this.log.append(element);
@@ -250,7 +280,22 @@ export class TranscriptView {
 		}
 	}
 
+	/** Whether a fling holds the drawing back: then it goes on once the fling is over. */
+	private held(): boolean {
+		const wait = this.pace.waitMs(performance.now());
+		if (wait > 0) {
+			this.resume ??= setTimeout(() => {
+				this.resume = undefined;
+				this.drawSoon();
+			}, wait);
+		}
+		return wait > 0;
+	}
+
 	private drawSoon(): void {
+		if (this.held()) {
+			return;
+		}
 		if (this.queue.size > 0) {
 			this.frame ??= requestAnimationFrame(() => this.drawNear());
 		} else if (this.idle === undefined && this.frame === undefined) {
@@ -264,6 +309,9 @@ export class TranscriptView {
 	/** Draws placeholders near the screen, nearest first, for at most {@link DRAW_BUDGET_MS}; the rest wait for the next frame. */
 	private drawNear(): void {
 		this.frame = undefined;
+		if (this.held()) {
+			return;
+		}
 		const started = performance.now();
 		this.queue.run(DRAW_BUDGET_MS, (id) => this.draw(id, started + DRAW_BUDGET_MS));
 		recordWork(started);
@@ -273,6 +321,9 @@ export class TranscriptView {
 	/** Draws placeholders from the screen outwards while the page is idle. */
 	private drawIdle(budgetMs: number): void {
 		this.idle = undefined;
+		if (this.held()) {
+			return;
+		}
 		if (this.queue.size > 0) {
 			this.drawSoon();
 			return;
@@ -309,6 +360,50 @@ export class TranscriptView {
 		}
 	}
 
+	/** Lays out a group drawn off screen once the page has a long idle time (none while the user scrolls or text streams). */
+	private layOutSoon(): void {
+		if (this.layoutIdle === undefined && typeof requestIdleCallback === 'function') {
+			this.layoutIdle = requestIdleCallback((deadline) => {
+				this.layoutIdle = undefined;
+				this.layOutAhead(deadline.timeRemaining());
+			});
+		}
+	}
+
+	/** Lays out the group drawn off screen nearest the screen, if the idle time is long enough; the next in the next idle time. */
+	private layOutAhead(idleMs: number): void {
+		if (idleMs < LAYOUT_IDLE_MS || this.queue.size > 0 || this.pace.waitMs(performance.now()) > 0) {
+			this.layOutSoon();
+			return;
+		}
+		const keys = [...this.groups.keys()];
+		const center = this.center === Infinity ? keys.length - 1 : keys.indexOf(this.center);
+		for (const index of outward(keys.length, Math.max(center, 0))) {
+			const group = this.groups.get(keys[index]!)!;
+			if (group.unlaid && group.ids.every((id) => this.views.get(id)?.whole)) {
+				const started = performance.now();
+				this.layOut(group);
+				recordWork(started);
+				this.layOutSoon();
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Lays out a group whose entries were drawn off screen, in idle time rather than in the frame it
+	 * comes into view in (up to tens of milliseconds for 20 entries). It is shown for one frame, so
+	 * that the browser keeps its height (`contain-intrinsic-size: auto`), then skipped again.
+	 */
+	private layOut(group: Group): void {
+		const element = group.element;
+		element.style.contentVisibility = 'visible';
+		this.heights.measure(group.key, group.ids.length, element.getBoundingClientRect().height);
+		group.unlaid = false;
+		group.everShown = true;
+		requestAnimationFrame(() => requestAnimationFrame(() => (element.style.contentVisibility = '')));
+	}
+
 	/** Draws a placeholder, or goes on drawing a long text, until `deadline`; what is left waits for the next frame. */
 	private draw(id: number, deadline: number): void {
 		const view = this.views.get(id);
@@ -323,6 +418,11 @@ export class TranscriptView {
 		}
 		if (!view.render(drawn.entry, drawn.streaming, deadline)) {
 			this.queue.set(id, -1);
+		}
+		const group = this.groups.get(Math.floor(id / GROUP_SIZE));
+		if (group && !group.shown) {
+			group.unlaid = true;
+			this.layOutSoon();
 		}
 	}
 }

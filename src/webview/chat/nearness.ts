@@ -93,6 +93,7 @@ export class ScrollPace {
 	private static readonly frameMs = 1000 / 60;
 	private lastTop: number | undefined;
 	private lastAt = -Infinity;
+	private lastUserAt = -Infinity;
 	private fast = false;
 
 	/** The scroller was scrolled to `top` at `now`, its view `viewHeight` tall; by the user, or by the page (`byUser` false: no fling). */
@@ -106,6 +107,14 @@ export class ScrollPace {
 		}
 		this.lastTop = top;
 		this.lastAt = now;
+		if (byUser) {
+			this.lastUserAt = now;
+		}
+	}
+
+	/** When the user last scrolled (-Infinity: never). */
+	get lastScrollAt(): number {
+		return this.lastUserAt;
 	}
 
 	/** How long to wait before drawing (0: draw now). */

@@ -29,8 +29,10 @@ export const DRAW_BUDGET_MS = 5;
 const IDLE_BUDGET_MS = 8;
 /** A page that is never idle (a busy machine) still gets a slice this often. */
 const IDLE_WAIT_MS = 250;
-/** The idle time a group drawn off screen is laid out in at least (a browser gives up to 50 ms when no frame is due). */
+/** The idle time left that another group drawn off screen is laid out in (a browser gives up to 50 ms when no frame is due). */
 const LAYOUT_IDLE_MS = 30;
+/** How long after the user's last scroll groups drawn off screen are laid out again. */
+const SCROLL_QUIET_MS = 200;
 /** How far beyond the screen entries are drawn ahead of the scroll. */
 const NEAR_PX = 1200;
 /** The space between entries (`.transcript`, `.entry-group` gap in chat.css). */
@@ -360,48 +362,61 @@ export class TranscriptView {
 		}
 	}
 
-	/** Lays out a group drawn off screen once the page has a long idle time (none while the user scrolls or text streams). */
+	/** Lays out the groups drawn off screen in the page's idle time (or within {@link IDLE_WAIT_MS} on a page never idle). */
 	private layOutSoon(): void {
 		if (this.layoutIdle === undefined && typeof requestIdleCallback === 'function') {
-			this.layoutIdle = requestIdleCallback((deadline) => {
-				this.layoutIdle = undefined;
-				this.layOutAhead(deadline.timeRemaining());
-			});
+			this.layoutIdle = requestIdleCallback(
+				(deadline) => {
+					this.layoutIdle = undefined;
+					this.layOutAhead(deadline);
+				},
+				{ timeout: IDLE_WAIT_MS },
+			);
 		}
 	}
 
-	/** Lays out the group drawn off screen nearest the screen, if the idle time is long enough; the next in the next idle time. */
-	private layOutAhead(idleMs: number): void {
-		if (idleMs < LAYOUT_IDLE_MS || this.queue.size > 0 || this.pace.waitMs(performance.now()) > 0) {
+	/**
+	 * Lays out the groups drawn off screen, nearest the screen first: one a slice, more while the idle
+	 * time lasts ({@link LAYOUT_IDLE_MS} left at least for each), none while the user scrolls (a
+	 * group's layout takes up to tens of milliseconds, which a frame of a scroll cannot spare).
+	 */
+	private layOutAhead(deadline: IdleDeadline): void {
+		const now = performance.now();
+		if (this.queue.size > 0 || now - this.pace.lastScrollAt < SCROLL_QUIET_MS) {
 			this.layOutSoon();
 			return;
 		}
 		const keys = [...this.groups.keys()];
 		const center = this.center === Infinity ? keys.length - 1 : keys.indexOf(this.center);
+		let laid = 0;
 		for (const index of outward(keys.length, Math.max(center, 0))) {
 			const group = this.groups.get(keys[index]!)!;
 			if (group.unlaid && group.ids.every((id) => this.views.get(id)?.whole)) {
-				const started = performance.now();
+				if (laid > 0 && deadline.timeRemaining() < LAYOUT_IDLE_MS) {
+					this.layOutSoon();
+					break;
+				}
 				this.layOut(group);
-				recordWork(started);
-				this.layOutSoon();
-				return;
+				laid++;
 			}
 		}
+		recordWork(now);
 	}
 
 	/**
 	 * Lays out a group whose entries were drawn off screen, in idle time rather than in the frame it
-	 * comes into view in (up to tens of milliseconds for 20 entries). It is shown for one frame, so
-	 * that the browser keeps its height (`contain-intrinsic-size: auto`), then skipped again.
+	 * comes into view in (up to tens of milliseconds for 20 entries): shown, laid out at once, and
+	 * skipped again before the next frame; the browser keeps what it laid out.
 	 */
 	private layOut(group: Group): void {
 		const element = group.element;
 		element.style.contentVisibility = 'visible';
-		this.heights.measure(group.key, group.ids.length, element.getBoundingClientRect().height);
+		const height = element.getBoundingClientRect().height;
+		element.style.contentVisibility = '';
+		element.style.containIntrinsicBlockSize = `auto ${height}px`;
+		this.heights.measure(group.key, group.ids.length, height);
 		group.unlaid = false;
 		group.everShown = true;
-		requestAnimationFrame(() => requestAnimationFrame(() => (element.style.contentVisibility = '')));
 	}
 
 	/** Draws a placeholder, or goes on drawing a long text, until `deadline`; what is left waits for the next frame. */

@@ -81,16 +81,19 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		);
 	}
 
-	/** A chat with Turn Editor (it writes src/greet.js itself), asked from its input to make the greeting friendlier, the edit allowed with a click: its key, once the turn is over. */
-	async function friendlierGreeting(): Promise<string> {
-		const key = await chat('Turn Editor');
-		await prompt('make the greeting friendlier');
+	/** A chat with `agent`, asked `text` from its input, its edit allowed with a click: its key, once the turn is over. */
+	async function allowedTurn(agent: string, text: string): Promise<string> {
+		const key = await chat(agent);
+		await prompt(text);
 		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
 		await new Promise((r) => setTimeout(r, 600));
 		await webviewClick('.permission-option', 'Yes');
 		await turnsEnded(key, 1);
 		return key;
 	}
+
+	/** Turn Editor (it writes src/greet.js itself) asked to make the greeting friendlier. */
+	const friendlierGreeting = () => allowedTurn('Turn Editor', 'make the greeting friendlier');
 
 	/** The question Undo this turn asks in the chat, once it is there: its title and its line per file (sorted). */
 	async function question(): Promise<{ title: string; lines: string[] }> {
@@ -262,12 +265,7 @@ describe('chat turns: what the agent changed, whoever wrote it', function () {
 		reset({ [outside]: OUTSIDE });
 		await vscode.window.showTextDocument(vscode.Uri.file(outside), { preview: false });
 		await vscode.window.showTextDocument(vscode.Uri.file(ws('notes.md')), { preview: false });
-		const key = await chat('Turn Outside');
-		await prompt('edit the notes beside the project');
-		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 3, 'the permission prompt', 20_000);
-		await new Promise((r) => setTimeout(r, 600));
-		await webviewClick('.permission-option', 'Yes');
-		await turnsEnded(key, 1);
+		await allowedTurn('Turn Outside', 'edit the notes beside the project');
 		assert.equal(disk(outside), OUTSIDE_EDITED);
 		// VS Code does not watch a file outside the workspace folders that no editor shows: its document still holds the text before.
 		await waitFor(async () => (await names()).join() === 'outside.md', 'the file listed');

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { ChatSession } from '../../../../src/vscode/chat/chatSessions';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { hasBrowser, press, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { focusReport, hasBrowser, press, screenshot, type, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { api, repoRoot, waitUntil } from '../util';
 
 const SHOTS = process.env.AGENT_LINK_SCREENSHOTS === '1' ? path.join(repoRoot, 'media', 'screenshots') : (process.env.AGENT_LINK_SCREENSHOT_DIR ?? os.tmpdir());
@@ -265,6 +265,13 @@ describe('editor tools for agents (an MCP server in every chat session)', functi
 				const use = vscode.Uri.file(path.join(folder(), 'src', 'use.ts'));
 				await vscode.window.showTextDocument(use);
 				await waitUntil(() => vscode.languages.getDiagnostics(use).length > 0, 60_000, 'TypeScript’s diagnostics of use.ts');
+				// And the keyboard there, settled: in the second run the diagnostics are already in, and a
+				// chat shown while the chat page still hears of losing the keyboard to the editor can end
+				// up focused in the workbench but not in its page.
+				await waitForSteady(async () => {
+					const frames = await focusReport();
+					return frames.length === 1 && frames[0]!.startsWith('workbench:') && !frames[0]!.includes('iframe');
+				}, 'the editor has the keyboard');
 				const key = await vscode.commands.executeCommand<string | undefined>('agentLink.chat.new', agent);
 				assert.ok(key);
 				try {

@@ -275,7 +275,7 @@ async function vscodeChildren(besideDone, extra = []) {
 				vsix = [`--vsix=${unpacked}`];
 			}
 			const t = Date.now();
-			const { code, counts, out } = await vscodeChild(job.target, suitesOf.get(job.name), vsix);
+			const { code, counts, out } = await vscodeChild(job.target, suitesOf.get(job.name), vsix, lastTimes[job.key]);
 			// A run of some of its tests (AGENT_LINK_TEST_GREP) says nothing of how long the suite takes.
 			if (!process.env.AGENT_LINK_TEST_GREP) {
 				times[job.key] = since(t);
@@ -298,11 +298,15 @@ async function vscodeChildren(besideDone, extra = []) {
 	}
 }
 
-/** Runs one window's suites on one version in a child process; resolves with its exit code, rows and output. */
-function vscodeChild(target, members, vsix) {
+/**
+ * Runs one window's suites on one version in a child process; resolves with its exit code, rows and
+ * output. `seconds`: how long the window took last time (its time limit grows with it).
+ */
+function vscodeChild(target, members, vsix, seconds) {
 	const name = members.join(' + ');
 	const resultsFile = join(mkdtempSync(join(tmpdir(), 'agent-link-results-')), 'results.json');
-	const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, `--suite=${members.join(',')}`, ...vsix];
+	const known = Number.isFinite(seconds) ? [`--window-seconds=${Math.round(seconds)}`] : [];
+	const args = ['scripts/test.mjs', '--tier=vscode', `--target=${target}`, '--no-build', `--results=${resultsFile}`, `--suite=${members.join(',')}`, ...known, ...vsix];
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
 		let out = '';
@@ -389,6 +393,12 @@ async function vscodeHere() {
 	// VS Code loads what a user installs, not this repository (--vsix: unpacked already, by the parent).
 	const given = arg('vsix', undefined)?.[0];
 	const fromVsix = async () => given ?? (packaged ??= await unpackVsix());
+	// A window's time limit (each test has its own; this one catches a window that never ends): ten
+	// minutes, or four times what the window took last time. On a machine busy with another full run
+	// (load 24 on two cores) the largest window, chat-panel's with chat-turns, took 2.6 times its
+	// usual four minutes and was stopped at ten.
+	const windowSeconds = Number(arg('window-seconds', ['0'])[0]) || 0;
+	const windowTimeoutMs = Math.max(10 * 60_000, 4 * windowSeconds * 1000);
 	for (const target of targets) {
 		if (!electron) {
 			await ensureVSCode(target);
@@ -431,6 +441,7 @@ async function vscodeHere() {
 						profileDir: phases > 1 ? join(scratch, 'profile') : undefined,
 						userSettings,
 						env: { AGENT_LINK_TEST_SUITE: running.map((m) => m.name).join(','), AGENT_LINK_TEST_RESULTS: resultsFile, AGENT_LINK_TEST_PHASE: String(phase) },
+						timeoutMs: windowTimeoutMs,
 					});
 				} catch (error) {
 					console.error(error);

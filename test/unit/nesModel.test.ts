@@ -181,11 +181,14 @@ describe('engine 2 survives a bad model: engine 1 answers', () => {
 	it('a model that hangs is cut off by the timeout, and its request aborted', async () => {
 		const logs: string[] = [];
 		server.behaviors.push('hang');
-		const result = await engine('sweep', logs, 200).suggest(input(), never);
+		// Long enough for the request to reach the server on a busy machine: cut off before it did
+		// (at a load of 24, 200 ms was), it never saw it, and took the next test's behaviour later.
+		const result = await engine('sweep', logs, 2000).suggest(input(), never);
 		assert.ok(engine1 !== undefined);
 		assert.deepEqual(result, engine1);
+		assert.equal(server.seen.length, 1, 'the server got the request');
 		await server.seen[0]!.closedEarly;
-		assert.match(logs.join('\n'), /no answer within 200 ms/);
+		assert.match(logs.join('\n'), /no answer within 2000 ms/);
 	});
 
 	for (const [behavior, message] of [

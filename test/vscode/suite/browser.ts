@@ -188,6 +188,25 @@ export async function focusTrails(): Promise<string[][]> {
 }
 
 /**
+ * How long after an element matching `focused` (as the key trail describes it: `button.permission-option`,
+ * `input#elicitation-1-f0`) last took the keyboard the next `key` pressed on it reached its page, by
+ * the page's own clock: whether a key meant to land within a guard's half second did.
+ */
+export async function keyAfterFocus(focused: RegExp, key: string): Promise<number> {
+	const trails = await focusTrails();
+	const at = (line: string) => Number(line.split(' ', 1)[0]);
+	const on = (line: string, what: string) => line.startsWith(`${at(line)} ${what}`) && focused.test(line.slice(line.indexOf(what) + what.length));
+	for (const trail of [...trails].reverse()) {
+		const last = trail.map((l) => on(l, 'focus ')).lastIndexOf(true);
+		const pressed = last < 0 ? undefined : trail.slice(last).find((l) => on(l, `keydown ${key} at `));
+		if (pressed !== undefined) {
+			return at(pressed) - at(trail[last]!);
+		}
+	}
+	throw new Error(`no ${key} after a focus of ${focused} in the pages' key trails: ${JSON.stringify(trails)}`);
+}
+
+/**
  * Waits until `condition` has held for `steadyMs` on end (checked every 25 ms): for the keyboard in
  * a chat page just shown, before typing. VS Code, focusing a webview it shows, takes the keyboard
  * out of the page and gives it back a moment later; keys typed in between go nowhere.

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { encodeCommand, encodeRequest, PageLifecycle, PageRequests } from '../../../../src/common/chat/messages';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { focusTrails, press, query, runFromPalette, screenshot, type, typeOnWebviewFocus, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { keyAfterFocus, press, query, runFromPalette, screenshot, type, typeOnWebviewFocus, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { ARM_MS as PERMISSION_ARM_MS } from '../../../../src/webview/chat/arming';
 import { repoRoot, waitForState, waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
@@ -31,22 +31,6 @@ async function newTab(a: AgentLinkApi, before: number): Promise<string> {
 	const key = a.chatController.tabKeys[a.chatController.tabKeys.length - 1]!;
 	await waitUntil(() => a.chatController.tab(key)?.state === 'ready', 30_000, `tab ${key} ready (${a.chatController.tab(key)?.state})`);
 	return key;
-}
-
-/**
- * How long after the newest permission prompt took the keyboard (its first option focused, in the
- * same task that drew it) the Enter pressed on it reached the page, by the page's clock.
- */
-async function enterAfterPrompt(): Promise<number> {
-	const at = (line: string) => Number(line.split(' ', 1)[0]);
-	for (const trail of (await focusTrails()).reverse()) {
-		const focused = trail.map((l) => /^\d+ focus button\.permission-option/.test(l)).lastIndexOf(true);
-		const enter = focused < 0 ? undefined : trail.slice(focused).find((l) => /^\d+ keydown Enter at button\.permission-option/.test(l));
-		if (enter !== undefined) {
-			return at(enter) - at(trail[focused]!);
-		}
-	}
-	throw new Error(`no Enter on a permission prompt in the pages' key trails: ${JSON.stringify(await focusTrails())}`);
 }
 
 /** The chat input has the keyboard focus (typing goes there). */
@@ -75,7 +59,7 @@ describe('chat panel', function () {
 		// machine so busy that it came after the half second, it must answer instead.
 		await typeOnWebviewFocus('.permission.pending .permission-option', '\n', { timeoutMs: 20_000 });
 		assert.deepEqual((await webviewQuery('.permission.pending .permission-option')).texts.length, 2);
-		const late = await enterAfterPrompt();
+		const late = await keyAfterFocus(/^button\.permission-option/, 'Enter');
 		await new Promise((r) => setTimeout(r, 150));
 		const stillAsking = (await webviewQuery('.permission.pending')).count === 1;
 		if (late < PERMISSION_ARM_MS - 5) {

@@ -54,11 +54,15 @@ describe('chat panel: real habits', function () {
 		await press('Escape');
 		await waitFor(async () => (await webviewQuery('.turn-end')).texts.some((t) => t.includes('Stopped')), 'the second turn stopped');
 		assert.deepEqual(await titles(), ['Reading project files', 'Modifying critical configuration file', 'Reading project files']);
-		assert.deepEqual(await statuses(), ['Done', 'Done', 'Pending'], 'the first turn’s cards keep ✓');
-
 		const entries = entriesOf(a, key);
 		const secondPrompt = entries.filter((e) => e.kind === 'user')[1]!;
 		const cards = entries.filter((e) => e.kind === 'tool_call');
+		// The second turn's card shows what the agent last said of it: pending when the Escape came
+		// first (as it does), done when the agent finished reading before the Escape reached it (seen
+		// beside another full run, at a load of 25); never anything the chat made up on stopping.
+		const last = cards[2]?.kind === 'tool_call' ? cards[2].status : undefined;
+		assert.ok(last === 'pending' || last === 'completed', `the second turn's card as the agent left it: ${last}`);
+		assert.deepEqual(await statuses(), ['Done', 'Done', last === 'completed' ? 'Done' : 'Pending'], 'the first turn’s cards keep ✓');
 		assert.deepEqual(
 			cards.map((c) => [c.toolCallId, c.id > secondPrompt.id]),
 			[

@@ -207,6 +207,15 @@ export async function keyAfterFocus(focused: RegExp, key: string): Promise<numbe
 }
 
 /**
+ * Whether a key that landed `late` ms after a question appeared (`keyAfterFocus`) came within its
+ * guard of `guardMs`: true or false, undefined within 5 ms of the edge (the page's clock is read in
+ * whole milliseconds, and the guard starts as the question is drawn, just before it takes the keyboard).
+ */
+export function withinGuard(late: number, guardMs: number): boolean | undefined {
+	return late < guardMs - 5 ? true : late > guardMs + 5 ? false : undefined;
+}
+
+/**
  * Waits until `condition` has held for `steadyMs` on end (checked every 25 ms): for the keyboard in
  * a chat page just shown, before typing. VS Code, focusing a webview it shows, takes the keyboard
  * out of the page and gives it back a moment later; keys typed in between go nowhere.

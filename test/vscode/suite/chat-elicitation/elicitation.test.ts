@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { click, holdsAddress, keyAfterFocus, openedPages, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery } from '../browser';
+import { click, holdsAddress, keyAfterFocus, openedPages, press, query, screenshot, type, typeOnWebviewFocus, waitFor, webviewAudit, webviewClick, webviewQuery, withinGuard } from '../browser';
 import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { chatHooks, openChat } from '../chatKit';
 import { ARM_MS } from '../../../../src/webview/chat/arming';
@@ -36,9 +36,10 @@ describe('chat elicitation', function () {
 		// the half second, the form must be checked instead (nothing sent either way: it is not filled in).
 		const stray = await typeOnWebviewFocus(`${FORM} input[id$="-f0"]`, '\n', { count: `${FORM} .field-error:not(:empty)`, delayMs: 0 });
 		const late = await keyAfterFocus(/^input#elicitation-\d+-f0/, 'Enter');
-		if (late < ARM_MS - 5) {
+		const within = withinGuard(late, ARM_MS);
+		if (within === true) {
 			assert.deepEqual(stray, { before: 0, after: 0 }, `a stray Enter ${late} ms after the form appeared does nothing`);
-		} else if (late > ARM_MS + 5) {
+		} else if (within === false) {
 			await waitFor(async () => (await webviewQuery(`${FORM} .field-error`)).texts.includes('Required.'), `an Enter ${late} ms after the form appeared checks it`);
 		}
 		await waitFor(async () => (await webviewQuery(`${FORM} .elicitation-field`)).count === 6, 'the form with its six fields', 20_000);

@@ -8,10 +8,10 @@ import type { Proposal } from '../../src/nes-agent/engines/types';
  * `lines` (of a `languageId` document named `f.<ext>`) with line `line` changed to `now` as one
  * edit of the differing span, then engine 1 asked at its end. `ungated`: what its first rule
  * proposes before the gate weighs it (where a rule's proposal goes, whatever the gate's odds for
- * a document this small).
+ * a document this small). `file`: the document's path in the project, when its name matters.
  */
-export function suggestAfterLineEdit(ext: string, languageId: string, lines: readonly string[], line: number, now: string, ungated = false): Proposal | undefined {
-	const doc = new TrackedDocument(`file:///project/f.${ext}`, languageId, 1, lines.join('\n'));
+export function suggestAfterLineEdit(ext: string, languageId: string, lines: readonly string[], line: number, now: string, ungated = false, file = `f.${ext}`): Proposal | undefined {
+	const doc = new TrackedDocument(`file:///project/${file}`, languageId, 1, lines.join('\n'));
 	const old = lines[line]!;
 	let start = 0;
 	while (start < old.length && old[start] === now[start]) {

@@ -28,6 +28,11 @@ describe('lexer tables', () => {
 		assert.deepEqual(kinds('rust', rs, [[0, '{ x'], [1, 'quoted'], [2, 'still'], [2, 'z ='], [3, 'd ='], [4, 'crate'], [5, 'item']]), ['code', 'string"', 'string"', 'code', 'code', 'doc', 'doc']);
 	});
 
+	it('Rust: a plain string runs on across lines (escapes, a trailing backslash); a char quote does not open one', () => {
+		const rs = ['static ERR: &str = "\\', "error: unexpected 'sub1' found", '  say \\"hi\\" here', 'Usage: test";', "let q = '\"'; let n = 1;", 'let s = "one line"; let m = 2;'].join('\n');
+		assert.deepEqual(kinds('rust', rs, [[0, 'ERR'], [1, 'unexpected'], [2, 'here'], [3, 'Usage'], [3, ';'], [4, 'n ='], [5, 'm =']]), ['code', 'string"', 'string"', 'string"', 'code', 'code', 'code']);
+	});
+
 	it('Go: backquoted raw strings span lines and keep backslashes; runes', () => {
 		const go = ['s := `raw \\', 'line two` + x', "r := '\\'' + y // tail"].join('\n');
 		assert.deepEqual(kinds('go', go, [[0, 'raw'], [1, 'two'], [1, '+ x'], [2, '+ y'], [2, 'tail']]), ['string`', 'string`', 'code', 'code', 'comment']);

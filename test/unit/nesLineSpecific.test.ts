@@ -95,6 +95,28 @@ describe('edits that belong to their own line', () => {
 		assert.equal(suggest('java', java, 1, '    private int total;'), undefined);
 	});
 
+	it('`public` taken off a Java test method goes to the other test methods; in other Java code it stays with its member', () => {
+		const tests = ['class ParserTest {', '    @Test', '    public void testEmpty() {', '    }', '    @Test', '    public void testLong() {', '    }', '}'];
+		assert.deepEqual(places(suggestAfterLineEdit('java', 'java', tests, 2, '    void testEmpty() {', true, 'src/test/java/ParserTest.java')), ['5:4']);
+		assert.equal(suggestAfterLineEdit('java', 'java', tests, 2, '    void testEmpty() {', true, 'src/main/java/Parser.java'), undefined);
+	});
+
+	it('a name this file does not declare, respelt, is renamed where it is used (C#, Go); an unrelated name or a member is not', () => {
+		const cs = ['private readonly IList<string> _names;', 'public IList<string> Names => _names;', 'IList<string> Copy() => _names;'];
+		assert.deepEqual(places(suggest('cs', cs, 0, 'private readonly List<string> _names;')), ['1:7', '2:0']);
+		const java = ['    public final Snippet fileComment;', '    Snippet header() {', '        return Snippet.of("x");', '    }'];
+		assert.equal(suggest('java', java, 0, '    public final CodeBlock fileComment;')?.kind === 'rename', false, 'another type, not a new spelling');
+		const go = ['func a(command *Command) {', '	if len(command.Subcommands) > 0 {', '		use(command.Subcommands)', '	}', '}'];
+		assert.notEqual(suggest('go', go, 1, '	if len(command.Commands) > 0 {')?.kind, 'rename');
+	});
+
+	it('declarations by their type or by := stay in their block (Java local, Go): another function keeps its own', () => {
+		const java = ['    void a() {', '        final OptionGroup grp = new OptionGroup();', '        grp.add(x);', '    }', '    void b() {', '        final OptionGroup grp = new OptionGroup();', '        grp.add(y);', '    }'];
+		assert.deepEqual(places(suggest('java', java, 1, '        final OptionGroup optionGroup = new OptionGroup();')), ['2:8']);
+		const go = ['func a() {', '	defaultTs, _ := parse()', '	use(defaultTs)', '}', 'func b() {', '	defaultTs, _ := parse()', '	use(defaultTs)', '}'];
+		assert.deepEqual(places(suggest('go', go, 1, '	defaultTS, _ := parse()')), ['2:5']);
+	});
+
 	it("a test's description reworded stays with its test (Ruby); a misspelling or a word's case is still repeated", () => {
 		const rb = ['  it "prints a table with small numbers" do', '  end', '  it "prints a table with big numbers" do', '  end'];
 		assert.equal(suggest('rb', rb, 0, '  it "prints a table with small numbers, and right-aligns them" do'), undefined);

@@ -55,13 +55,25 @@ function wordsOf(text: string): string[] {
 	return text.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [];
 }
 
-/** Whether a declaration's modifier or keyword is what changed, in a language where that stays with its declaration. */
-export function modifierChanged(removed: string, inserted: string, syntaxName: string): boolean {
+/** A Java test source: under a `test` folder, or a class named `…Test`/`…Tests`. */
+const JAVA_TEST_FILE = /(?:^|\/)(?:src\/)?test\/|Tests?\.java$/;
+
+/**
+ * Whether a declaration's modifier or keyword is what changed, in a language where that stays with
+ * its declaration. One exception: `public` taken off in a Java test source. JUnit 5 runs test
+ * classes and methods of any visibility but private, and dropping `public` from them is a
+ * clean-up made to the whole file (`public void testX()` to `void testX()`), not a choice about one
+ * member. Elsewhere a member made less visible is that member's own.
+ */
+export function modifierChanged(removed: string, inserted: string, syntaxName: string, uri = ''): boolean {
 	if (KEEPS_MODIFIERS.test(syntaxName)) {
 		return false;
 	}
 	const before = wordsOf(removed);
 	const after = wordsOf(inserted);
+	if (syntaxName === 'java' && before.length === 1 && before[0] === 'public' && after.length === 0 && JAVA_TEST_FILE.test(uri)) {
+		return false;
+	}
 	return [...before, ...after].some((w) => MODIFIERS.has(w)) || (before.length === 0 && after.length === 1 && /^\s*@\w+\s*$/.test(inserted));
 }
 

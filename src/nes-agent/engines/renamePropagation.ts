@@ -11,6 +11,7 @@ import { KEYWORDS, isDeclarationAt, isIdentifier, isIdentifierChar, wholeWordCol
 import { singleLineChange } from './lineChange';
 import { declarationScope, enclosingBlock, indentOf, isBlockBinding } from './scope';
 import { lexerOf, type Lexer } from './syntax';
+import { declaresMethodAt, typedDeclarationAt } from './typedDeclarations';
 import type { EngineInput, LineEdit, Position, Range, RenameProposal } from './types';
 
 /** At most this many occurrences are reported: enough for any suggestion list. */
@@ -118,8 +119,9 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 	if (importLine && !importedNameChange(editedText, oldName, newName)) {
 		return undefined;
 	}
-	const variable = isVariableDeclarationAt(editedText, origin.column, lexer.syntax.hash);
-	const binding = isBlockBinding(editedText, origin.column);
+	const typed = typedDeclarationAt(editedText, origin.column, lexer.syntax.name);
+	const variable = isVariableDeclarationAt(editedText, origin.column, lexer.syntax.hash) || typed === 'local';
+	const binding = isBlockBinding(editedText, origin.column) || typed === 'parameter';
 	const named = isDeclarationAt(editedText, origin.column);
 	const editedDeclaration = importLine || variable || binding || named;
 	// A local declaration renamed: only the lines its block spans hold the same symbol. A function or
@@ -136,9 +138,12 @@ function proposeRename(input: EngineInput, change: IdentifierChange, origin: Ide
 	}
 	// A use changed where the name is declared in no other place of this file (a built-in, a global, a
 	// member after `.`): not a rename of something this file owns, and the same word elsewhere may be
-	// another thing. The repeated transformation repeats it where its surroundings match.
+	// another thing. The repeated transformation repeats it where its surroundings match. Outside
+	// JavaScript and Python, a name respelt (`IList` to `List`, `gen` to `generator`) is followed
+	// unless a member used after `.` or a method declared here (its namesakes are other types'): see
+	// `undeclaredRename`.
 	const member = /\.\s*$/.test(editedText.slice(0, origin.column));
-	if (!editedDeclaration && (member || !declared)) {
+	if (!editedDeclaration && (member || !declared) && !(undeclaredRename(lexer.syntax.name, member, oldName, newName) && !declaresMethodAt(editedText, origin.column, newName, lexer.syntax.name))) {
 		return undefined;
 	}
 	// Silent where the change points this place at another symbol rather than renaming one: the old name
@@ -223,7 +228,7 @@ function findOccurrences(input: EngineInput, change: IdentifierChange, origin: I
 				continue;
 			}
 			// Whether it declares the name: needed to leave other declarations alone, or until one is found.
-			const declares = (named || declaration === undefined) && (isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash));
+			const declares = (named || declaration === undefined) && (isDeclarationAt(text, column) || isBlockBinding(text, column) || isVariableDeclarationAt(text, column, lexer.syntax.hash) || typedDeclarationAt(text, column, lexer.syntax.name) !== undefined);
 			// A declaration renamed is one symbol: another declaration of the old name (a second `def f`) is another.
 			if (declares && named) {
 				complete = false;
@@ -370,6 +375,25 @@ export function isVariableDeclarationAt(line: string, column: number, assignment
 function pathSegment(text: string, end: number, syntax: string): boolean {
 	const after = text.slice(end);
 	return /^\s*(?:::|\\)/.test(after) || (/^(?:java|kotlin|csharp)$/.test(syntax) && /^\s*\./.test(after));
+}
+
+/** Languages whose renames were judged on their own dev set: a name they do not declare here is left to the repeated transformation. */
+const DECLARED_RENAMES_ONLY = /^(?:javascript|python)$/;
+
+/**
+ * Whether a name this file does not declare in a form the rule knows is renamed anyway: in the
+ * languages whose declarations the rule reads only in part (a Go `a, b :=`, a Rust or Go field, a
+ * Java or C# local `Type name`, a parameter on its own line, a type or function of another file),
+ * when the new name is a new spelling of the old (`similarNames`: `IMemberMap` to `MemberMap`,
+ * `gen` to `generator`, `defaultTs` to `defaultTS`), and not a member after `.` (`command.Subcommands`:
+ * the same member of another type stays). A name swapped for an unrelated one (`Snippet` to
+ * `CodeBlock`, `File` to `PathManager`) points this place at another thing and stays silent. On the
+ * NES eval's training set, before the gate, this made 33 more proposals, 26 of them right (its
+ * recall 49.0% to 50.1%); renames of members as well made 7 more proposals and 5 fewer right ones
+ * (a member's other uses replaced where the repeated transformation had chosen among them).
+ */
+function undeclaredRename(syntax: string, member: boolean, oldName: string, newName: string): boolean {
+	return !DECLARED_RENAMES_ONLY.test(syntax) && !member && similarNames(oldName, newName);
 }
 
 /** An import statement (ECMAScript, Python, Go, Rust, Java and the like): names there are declared elsewhere. */

@@ -43,7 +43,7 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	const wide = widenToTokens(change);
 	const before = wide.oldLine.slice(0, wide.start);
 	const after = wide.oldLine.slice(wide.oldEnd);
-	if (namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name) || declaresParameter(inserted) || proseKeptToItsLine(site, removed, lexer.syntax.name) || testDescriptionReworded(site, change.oldLine, removed, inserted, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
+	if (namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name, input.uri) || declaresParameter(inserted) || proseKeptToItsLine(site, removed, lexer.syntax.name) || testDescriptionReworded(site, change.oldLine, removed, inserted, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
 		return undefined;
 	}
 	const derived = derivedFrom(change, removed, inserted);

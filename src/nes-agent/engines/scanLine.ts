@@ -14,7 +14,8 @@ export type TokenKind = 'code' | 'comment' | 'doc' | 'directive' | "string'" | '
 /**
  * Where a line starts: `code`, or inside a construct that spans lines: `block`, `doc`, `bq`
  * (backquotes), `'''`, `"""`, `verbatim`, `raw` plus its hashes (`raw##`), `heredoc:` plus its
- * terminator, `begin` (Ruby's `=begin`).
+ * terminator, `begin` (Ruby's `=begin`), `dq` (a plain `"…"` string left open, where the table's
+ * `spanning` lets it run on).
  */
 export type Open = string;
 
@@ -26,6 +27,7 @@ const OPEN_KIND: Readonly<Record<string, TokenKind>> = {
 	"'''": "string'''",
 	'"""': 'string"""',
 	verbatim: 'string"',
+	dq: 'string"',
 	begin: 'comment',
 };
 
@@ -176,6 +178,11 @@ function inside(text: string, i: number, state: Open, syntax: Syntax, interpolat
 			const q = state.charCodeAt(0);
 			return c === q && text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q ? { skip: 3, open: 'code', interpolation } : { skip: 1, open: state, interpolation };
 		}
+		case 'dq':
+			if (c === 0x5c) {
+				return { skip: 2, open: state, interpolation };
+			}
+			return { skip: 1, open: c === 0x22 ? 'code' : state, interpolation };
 		case 'verbatim':
 			if (c === 0x22) {
 				return text.charCodeAt(i + 1) === 0x22 ? { skip: 2, open: state, interpolation } : { skip: 1, open: 'code', interpolation };
@@ -260,6 +267,10 @@ export function scan(text: string, open: Open, until: number, syntax: Syntax): {
 	} else {
 		kind = interpolation ? 'code' : kindOfOpen(state);
 	}
-	// A line comment and a one-line string end with their line; a heredoc opened on it starts on the next.
+	// A line comment and a one-line string end with their line (a spanning one left open runs on); a
+	// heredoc opened on it starts on the next.
+	if (quote === 0x22 && until >= text.length && syntax.spanning.includes('"')) {
+		return { kind, open: 'dq' };
+	}
 	return { kind, open: state === 'code' && heredoc !== undefined ? `heredoc:${heredoc}` : state };
 }

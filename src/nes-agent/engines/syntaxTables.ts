@@ -2,7 +2,7 @@
  * The comment and string syntax of each language the lexer (`syntax.ts`) knows, one table each:
  * which line comments and block comments it has, which quotes make one-line strings, and the
  * strings that may span lines (Python's and Java's text blocks, C#'s verbatim strings, Rust's raw
- * strings, Go's raw strings, Ruby's and PHP's heredocs). Enough to tell code from prose; not a
+ * and plain strings, Go's raw strings, Ruby's and PHP's heredocs). Enough to tell code from prose; not a
  * grammar: string interpolation (`${…}` aside), nested block comments and regular expression
  * literals are not followed, which only makes the lexer wrong inside those.
  */
@@ -25,6 +25,8 @@ export interface Syntax {
 	readonly blockComments: boolean;
 	/** Quotes of one-line strings. */
 	readonly quotes: string;
+	/** Those of `quotes` whose strings run on across lines until closed (Rust's `"…"`, a test's expected output over several lines). */
+	readonly spanning: string;
 	readonly singleQuote: SingleQuote;
 	/** `'''` and `"""` (Python), or only `"""` (Java, Kotlin and C# text blocks), strings that span lines. */
 	readonly triple: string;
@@ -50,6 +52,7 @@ const BASE: Syntax = {
 	docLine: /^\s*\/\/\//,
 	blockComments: true,
 	quotes: '"\'',
+	spanning: '',
 	singleQuote: 'string',
 	triple: '',
 	backquote: 'template',
@@ -66,7 +69,7 @@ export const SYNTAXES: Readonly<Record<string, Syntax>> = {
 	python: { ...BASE, name: 'python', hash: true, lineComments: ['#'], docLine: /^\s*#:/, blockComments: false, triple: '\'"', backquote: 'none' },
 	hash: { ...BASE, name: 'hash', hash: true, lineComments: ['#'], docLine: /^\s*#:/, blockComments: false, triple: '\'"', backquote: 'line' },
 	go: { ...BASE, name: 'go', singleQuote: 'char', backquote: 'raw' },
-	rust: { ...BASE, name: 'rust', docLine: /^\s*\/\/[/!]/, quotes: '"', singleQuote: 'charOrLifetime', backquote: 'none', rawHash: true },
+	rust: { ...BASE, name: 'rust', docLine: /^\s*\/\/[/!]/, quotes: '"', spanning: '"', singleQuote: 'charOrLifetime', backquote: 'none', rawHash: true },
 	java: { ...BASE, name: 'java', singleQuote: 'char', triple: '"', backquote: 'none' },
 	kotlin: { ...BASE, name: 'kotlin', singleQuote: 'char', triple: '"', backquote: 'line' },
 	csharp: { ...BASE, name: 'csharp', singleQuote: 'char', triple: '"', backquote: 'none', verbatim: true, directives: true },

@@ -117,6 +117,15 @@ describe('edits that belong to their own line', () => {
 		assert.deepEqual(places(suggest('go', go, 1, '	defaultTS, _ := parse()')), ['2:5']);
 	});
 
+	it('a name turned into its opposite is what one assertion expects (Go `NotContainsf`, Rust `is_err`); an attribute made read-only is that attribute (Ruby)', () => {
+		const go = ['\tr.Containsf(', '\t\tout, "a")', '\tr.Containsf(', '\t\tout, "b")'];
+		assert.equal(suggest('go', go, 0, '\tr.NotContainsf('), undefined);
+		const rs = ['    assert!(parse("a").is_ok());', '    assert!(parse("b").is_ok());'];
+		assert.equal(suggest('rs', rs, 0, '    assert!(parse("a").is_err());'), undefined);
+		const rb = ['class Parser', '  attr_accessor :params_class', '  attr_accessor :limit', 'end'];
+		assert.equal(suggest('rb', rb, 1, '  attr_reader :params_class'), undefined);
+	});
+
 	it("a test's description reworded stays with its test (Ruby); a misspelling or a word's case is still repeated", () => {
 		const rb = ['  it "prints a table with small numbers" do', '  end', '  it "prints a table with big numbers" do', '  end'];
 		assert.equal(suggest('rb', rb, 0, '  it "prints a table with small numbers, and right-aligns them" do'), undefined);

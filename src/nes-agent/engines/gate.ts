@@ -83,7 +83,7 @@ export function languageOf(languageId: string | undefined, uri: string): string 
 
 /** Declaration modifiers and declaring keywords: copying one to another declaration changes what it is. */
 const MODIFIERS: ReadonlySet<string> = new Set(
-	'public private protected internal static final readonly abstract override virtual sealed async await const var let val mut pub open lateinit suspend inline partial extern unsafe void Override synchronized transient volatile'.split(' '),
+	'public private protected internal static final readonly abstract override virtual sealed async await const var let val mut pub open lateinit suspend inline partial extern unsafe void Override synchronized transient volatile attr_reader attr_writer attr_accessor'.split(' '),
 );
 
 /** The kind of change the example made, from its removed and inserted text (widened to whole tokens). */

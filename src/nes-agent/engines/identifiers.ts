@@ -33,7 +33,7 @@ export function isIdentifier(text: string): boolean {
  */
 export const KEYWORDS: ReadonlySet<string> = new Set(
 	(
-		'abstract and any as assert async auto await bigint bool boolean break byte case catch chan char class const constructor continue ' +
+		'abstract and any as assert async attr_accessor attr_reader attr_writer auto await bigint bool boolean break byte case catch chan char class const constructor continue ' +
 		'debugger declare def default defer del delete do double elif else enum except export extends extern false final finally float fn ' +
 		'for from func function get go goto if impl implements import in instanceof int interface is keyof lambda let long loop match ' +
 		'mod module mut namespace never new nil none None not null number object of or override package pass private protected pub ' +

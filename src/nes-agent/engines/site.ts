@@ -6,7 +6,7 @@
 import { KEYWORDS, isIdentifier, wholeWordColumns } from './identifiers';
 import { declarationScope, enclosingBlock, indentOf, opensBlock, type LineSpan } from './scope';
 import { widenToTokens, type SingleLineChange } from './lineChange';
-import { similarNames } from './renamePropagation';
+import { similarNames, wordsOf } from './renamePropagation';
 import { reassignedInScope } from './assignments';
 import { declaresMember } from './members';
 import type { Lexer, TokenKind } from './syntax';
@@ -89,6 +89,11 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// statement into its opposite: true of this one, not of its neighbours.
 	const negation = /^(?:not|no|never|n't|don't|doesn't|cannot|can't|won't|isn't)$/i;
 	if (kind !== 'code' && ((negation.test(inserted.trim()) && removed.trim() === '') || (negation.test(removed.trim()) && inserted.trim() === ''))) {
+		return undefined;
+	}
+	// So does a name or a value turned into its opposite (`Containsf` to `NotContainsf`, `true` to `false`):
+	// what one assertion or one setting expects, not what its neighbours do.
+	if (kind === 'code' && oppositeNames(removed.trim(), inserted.trim())) {
 		return undefined;
 	}
 	// A binding removed (`except E as e:` to `except E:`) because this block does not use it: only where the name is unused too.
@@ -274,4 +279,27 @@ function usedOn(document: TextLines, span: LineSpan, names: readonly string[], e
 		}
 	}
 	return false;
+}
+
+/** Words that turn a name into its opposite when added or taken away (`NotContains`, `no_verify`, `nonEmpty`). */
+const NEGATIONS: ReadonlySet<string> = new Set(['not', 'no', 'non', 'never']);
+/** Words that turn a name into its opposite when swapped for each other (`is_ok` and `is_err`, `assert_eq` and `assert_ne`). */
+const OPPOSITES: readonly (readonly [string, string])[] = [['true', 'false'], ['ok', 'err'], ['eq', 'ne'], ['some', 'none']];
+
+/** Whether two names say opposite things: one is the other with a negation added, or with one word swapped for its opposite. */
+export function oppositeNames(a: string, b: string): boolean {
+	if (!isIdentifier(a) || !isIdentifier(b)) {
+		return false;
+	}
+	const wa = wordsOf(a);
+	const wb = wordsOf(b);
+	const [long, short] = wa.length > wb.length ? [wa, wb] : [wb, wa];
+	if (long.length === short.length + 1) {
+		return long.some((word, i) => NEGATIONS.has(word) && [...long.slice(0, i), ...long.slice(i + 1)].join(' ') === short.join(' '));
+	}
+	if (wa.length !== wb.length) {
+		return false;
+	}
+	const differ = wa.flatMap((word, i) => (word === wb[i] ? [] : [[word, wb[i]!].sort().join(' ')]));
+	return differ.length === 1 && OPPOSITES.some((pair) => [...pair].sort().join(' ') === differ[0]);
 }

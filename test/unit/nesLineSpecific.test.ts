@@ -126,6 +126,13 @@ describe('edits that belong to their own line', () => {
 		assert.equal(suggest('rb', rb, 1, '  attr_reader :params_class'), undefined);
 	});
 
+	it("a local given another name where it is declared is that function's own (Go :=, JavaScript let)", () => {
+		const go = ['func TestFish(t *testing.T) {', '\tapp := testApp()', '\tapp.Run()', '}', 'func TestZsh(t *testing.T) {', '\tapp := testApp()', '\tapp.Run()', '}'];
+		assert.equal(suggest('go', go, 1, '\tcmd := testFishCommand()'), undefined);
+		const ts = ['it("a", () => {', '  let result = round(1);', '});', 'it("b", () => {', '  let result = round(2);', '});'];
+		assert.equal(suggest('ts', ts, 1, '  const resultA = roundWith(1);'), undefined);
+	});
+
 	it("a test's description reworded stays with its test (Ruby); a misspelling or a word's case is still repeated", () => {
 		const rb = ['  it "prints a table with small numbers" do', '  end', '  it "prints a table with big numbers" do', '  end'];
 		assert.equal(suggest('rb', rb, 0, '  it "prints a table with small numbers, and right-aligns them" do'), undefined);

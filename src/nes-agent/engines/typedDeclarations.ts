@@ -30,16 +30,20 @@ const GO_SHORT_AFTER = /^[\p{L}\p{N}_]+\s*(?:,\s*[\p{L}\p{N}_]+\s*)*:=/u;
  * `undefined` when the line does not declare it this way.
  */
 export function typedDeclarationAt(line: string, column: number, syntax: string): 'local' | 'parameter' | undefined {
-	const before = line.slice(0, column);
-	const after = line.slice(column);
-	if (syntax === 'go') {
-		return GO_NAMES_BEFORE.test(before) && GO_SHORT_AFTER.test(after) ? 'local' : undefined;
-	}
-	if (syntax !== 'java' && syntax !== 'csharp') {
+	if (syntax !== 'go' && syntax !== 'java' && syntax !== 'csharp') {
 		return undefined;
 	}
+	const after = line.slice(column);
+	// What follows the name is checked first: most places fail there, at once.
+	if (!(syntax === 'go' ? GO_SHORT_AFTER : TYPED_AFTER).test(after)) {
+		return undefined;
+	}
+	const before = line.slice(0, column);
+	if (syntax === 'go') {
+		return GO_NAMES_BEFORE.test(before) ? 'local' : undefined;
+	}
 	const m = TYPED_BEFORE.exec(before);
-	if (!m || NOT_A_TYPE.test(m[2]!) || !TYPED_AFTER.test(after)) {
+	if (!m || NOT_A_TYPE.test(m[2]!)) {
 		return undefined;
 	}
 	return m[1] !== undefined ? 'parameter' : 'local';

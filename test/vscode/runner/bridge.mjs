@@ -48,6 +48,10 @@
 //                                           and the workbench brought to the front again by this
 //                                           request (call it right after what opens one); pages are
 //                                           watched from the first request on
+//   {behind: true}, {behind: false}         puts a blank page of the browser in front of the workbench (not
+//                                           one the `opened` request reports), or closes it and brings the
+//                                           workbench to the front again; returns the workbench's
+//                                           document.visibilityState (headless, it stays `visible`)
 //   {focusTrail: true}                      each chat page's last keyboard events and focus moves
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
@@ -143,6 +147,8 @@ export async function startBridge(getPage) {
     }
   }
 
+  /** The blank page a `behind` request put in front of the workbench, until the next one closes it. */
+  let blankInFront;
   /** @param {string} body */
   async function handle(body) {
     const page = getPage();
@@ -323,6 +329,21 @@ export async function startBridge(getPage) {
         })));
       }
       return { pages, findings };
+    }
+    if (typeof request.behind === 'boolean') {
+      if (request.behind) {
+        if (!blankInFront) {
+          blankInFront = await page.context().newPage();
+          const at = openedPages.findIndex((o) => o.page === blankInFront);
+          if (at !== -1) openedPages.splice(at, 1);
+        }
+        await blankInFront.bringToFront();
+      } else {
+        await blankInFront?.close();
+        blankInFront = undefined;
+        await page.bringToFront();
+      }
+      return { visibility: await page.evaluate(() => document.visibilityState) };
     }
     if (request.profile === 'start') {
       profiler = await page.context().newCDPSession(page);

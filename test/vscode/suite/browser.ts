@@ -240,3 +240,13 @@ export async function waitForSteady(condition: () => Promise<boolean>, what: str
 export async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
 	await until(condition, what, timeoutMs);
 }
+
+/**
+ * Puts a blank page of the browser in front of the workbench (`true`), or takes it away and brings
+ * the workbench to the front again (`false`). Behind another page the workbench keeps working (its
+ * editors, commands, clipboard and extension host as before) but the browser spends far less on
+ * drawing it: for a suite that edits through commands for minutes and looks at nothing drawn.
+ */
+export async function behindAnotherPage(on: boolean): Promise<void> {
+	await call({ behind: on });
+}

@@ -49,11 +49,18 @@ export function typedDeclarationAt(line: string, column: number, syntax: string)
 	return m[1] !== undefined ? 'parameter' : 'local';
 }
 
-/** A method declared by its return type at `column`: `public void Should_use_implicit()`, `Task<int> RunAsync(` (Java, C#, Kotlin's `fun` aside). */
+/** What may come before a method's return type: annotations and attributes, then its modifiers. */
+const METHOD_BEFORE = new RegExp(
+	String.raw`^\s*(?:@\w+\s+|\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|sealed|async|synchronized|default|extern|partial|new|unsafe)\s+)*${TYPE}\s+$`,
+);
+/** What follows a method's name where it is declared: type parameters, then its parameters' `(`. */
+const METHOD_AFTER = /^\s*(?:<[^()]*>)?\s*\(/;
+
+/** A method declared by its return type at `column`: `public void Should_use_implicit()`, `Task<int> RunAsync(` (Java, C#). */
 export function declaresMethodAt(line: string, column: number, name: string, syntax: string): boolean {
-	if (syntax !== 'java' && syntax !== 'csharp') {
+	if ((syntax !== 'java' && syntax !== 'csharp') || !line.startsWith(name, column) || !METHOD_AFTER.test(line.slice(column + name.length))) {
 		return false;
 	}
-	const m = new RegExp(String.raw`^\s*(?:@\w+\s+|\[[^\]]*\]\s*)*${MODIFIERS.replace('required|unsafe', 'required|unsafe|abstract|override|virtual|sealed|async|synchronized|default|extern|partial|new')}${TYPE}\s+$`).exec(line.slice(0, column));
-	return m !== null && !NOT_A_TYPE.test(m[1]!) && new RegExp(String.raw`^${name}\s*(?:<[^()]*>)?\s*\(`).test(line.slice(column));
+	const m = METHOD_BEFORE.exec(line.slice(0, column));
+	return m !== null && !NOT_A_TYPE.test(m[1]!);
 }

@@ -88,6 +88,8 @@ export async function startBridge(getPage) {
   const openedPages = [];
   /** @type {import('playwright-core').BrowserContext | undefined} */
   let watchedContext;
+  /** The blank page a `behind` request put in front of the workbench, until the next one closes it (never one `opened` reports). */
+  let blankInFront;
   /** From the first request on, each page the browser opens is noted with its address. */
   function watchOpenedPages(page) {
     if (watchedContext === page.context()) return;
@@ -107,7 +109,7 @@ export async function startBridge(getPage) {
    * focus moves later, in the middle of another test's keys.
    */
   async function takeOpenedPages(page) {
-    const taken = openedPages.splice(0);
+    const taken = openedPages.splice(0).filter((o) => o.page !== blankInFront);
     const urls = await Promise.all(taken.map((o) => o.address));
     if (taken.length > 0) {
       await Promise.all(taken.map((o) => o.page.close().catch(() => {})));
@@ -147,8 +149,6 @@ export async function startBridge(getPage) {
     }
   }
 
-  /** The blank page a `behind` request put in front of the workbench, until the next one closes it. */
-  let blankInFront;
   /** @param {string} body */
   async function handle(body) {
     const page = getPage();

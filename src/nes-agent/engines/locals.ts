@@ -98,7 +98,7 @@ const LOCAL_AT_START = /^(\s*)(?:(?:let|var|val|const|auto)\s+(?:mut\s+)?)?([\p{
  * gives the local declared at the line's start another name (`app := testApp()` to `cmd :=
  * testFishCommand()`, `var result =` to `const resultA =`): the edited function's variable, named
  * for it. The same declaration in another function declares another variable, which keeps its
- * name (neither the repeated transformation nor the same line elsewhere repeats it). On the NES
+ * name (`siteOf` keeps the repeated transformation and the same line elsewhere silent). On the NES
  * eval's sets it kept back one wrong suggestion each on the training set and the
  * six-language dev set, and no right one.
  */

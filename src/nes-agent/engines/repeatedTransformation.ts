@@ -14,7 +14,7 @@ import { escapeRegExp, isIdentifier } from './identifiers';
 import { exampleChange, MAX_LINE_LENGTH, widenToTokens, type SingleLineChange } from './lineChange';
 import { nearestFirst } from './renamePropagation';
 import { boundFrom, calleeOfAssignment, namesPatternVariable } from './bindings';
-import { redeclaresLocal, replacedLocalScope } from './locals';
+import { replacedLocalScope } from './locals';
 import { afterNew, bracketBalance, declaresParameter, derivedFrom, diamondOfNew, docParameterRenamed, holdsAll, modifierChanged, proseKeptToItsLine, testDescriptionReworded, touchesBrackets } from './lineSpecific';
 import { lexerOf, type Lexer } from './syntax';
 import { NOT_AFTER_IDENTIFIER, NOT_BEFORE_IDENTIFIER, templateOf, type Template } from './template';
@@ -43,7 +43,7 @@ export function repeatedTransformation(input: EngineInput): EditsProposal | unde
 	const wide = widenToTokens(change);
 	const before = wide.oldLine.slice(0, wide.start);
 	const after = wide.oldLine.slice(wide.oldEnd);
-	if (redeclaresLocal(wide.oldLine, wide.newLine, wide.start, wide.oldEnd) || namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name, input.uri) || declaresParameter(inserted) || proseKeptToItsLine(site, removed, lexer.syntax.name) || testDescriptionReworded(site, change.oldLine, removed, inserted, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
+	if (namesPatternVariable(before, removed, inserted) || modifierChanged(removed, inserted, lexer.syntax.name, input.uri) || declaresParameter(inserted) || proseKeptToItsLine(site, removed, lexer.syntax.name) || testDescriptionReworded(site, change.oldLine, removed, inserted, lexer.syntax.name) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name))) {
 		return undefined;
 	}
 	const derived = derivedFrom(change, removed, inserted);

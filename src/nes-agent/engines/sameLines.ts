@@ -14,7 +14,7 @@ import { assignments } from './assignments';
 import { sameSite, siteOf } from './site';
 import { docParameterRenamed } from './lineSpecific';
 import { namesPatternVariable } from './bindings';
-import { redeclaresLocal, replacedLocalScope } from './locals';
+import { replacedLocalScope } from './locals';
 import { lexerOf } from './syntax';
 import type { EditsProposal, EngineInput, TextEdit } from './types';
 
@@ -59,7 +59,7 @@ export function sameLines(input: EngineInput): EditsProposal | undefined {
 	const removed = wide.oldLine.slice(wide.start, wide.oldEnd);
 	const inserted = wide.newLine.slice(wide.start, wide.newEnd);
 	const before = wide.oldLine.slice(0, wide.start);
-	if (redeclaresLocal(wide.oldLine, wide.newLine, wide.start, wide.oldEnd) || (site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) || (site.kind === 'code' && namesPatternVariable(before, removed, inserted))) {
+	if ((site.kind !== 'code' && docParameterRenamed(wide.oldLine, wide.start, removed, inserted, lexer.syntax.name)) || (site.kind === 'code' && namesPatternVariable(before, removed, inserted))) {
 		return undefined;
 	}
 	// A local's use replaced: only where that local is declared (another function's is another variable).

@@ -9,6 +9,7 @@ import { widenToTokens, type SingleLineChange } from './lineChange';
 import { similarNames, wordsOf } from './renamePropagation';
 import { reassignedInScope } from './assignments';
 import { declaresMember } from './members';
+import { redeclaresLocal } from './locals';
 import type { Lexer, TokenKind } from './syntax';
 import type { TextLines } from './types';
 
@@ -94,6 +95,10 @@ export function siteOf(change: SingleLineChange, lexer: Lexer): Site | undefined
 	// So does a name or a value turned into its opposite (`Containsf` to `NotContainsf`, `true` to `false`):
 	// what one assertion or one setting expects, not what its neighbours do.
 	if (kind === 'code' && oppositeNames(removed.trim(), inserted.trim())) {
+		return undefined;
+	}
+	// A local given another name where it is declared (`app := testApp()` to `cmd := testFishCommand()`) is that function's own.
+	if (redeclaresLocal(wide.oldLine, wide.newLine, start, wide.oldEnd)) {
 		return undefined;
 	}
 	// A binding removed (`except E as e:` to `except E:`) because this block does not use it: only where the name is unused too.

@@ -22,6 +22,7 @@
 import { KEYWORDS, isIdentifier } from './identifiers';
 import { exampleChange, widenToTokens } from './lineChange';
 import { lexerOf } from './syntax';
+import { MODIFIERS } from './lineSpecific';
 import { BIAS, THRESHOLDS, WEIGHTS } from './gateWeights';
 import { alikeness, contextOf, rewriteRatio, sameHead, textEvidence } from './intent';
 import type { EngineInput, Proposal } from './types';
@@ -81,15 +82,13 @@ export function languageOf(languageId: string | undefined, uri: string): string 
 	return 'other';
 }
 
-/** Declaration modifiers and declaring keywords: copying one to another declaration changes what it is. */
-const MODIFIERS: ReadonlySet<string> = new Set(
-	'public private protected internal static final readonly abstract override virtual sealed async await const var let val mut pub open lateinit suspend inline partial extern unsafe void Override synchronized transient volatile attr_reader attr_writer attr_accessor'.split(' '),
-);
+/** Declaration modifiers and declaring keywords (the guard's, `lineSpecific.ts`), and `await`: copying one to another declaration changes what it is. */
+const MODIFIER_WORDS: ReadonlySet<string> = new Set([...MODIFIERS, 'await']);
 
 /** The kind of change the example made, from its removed and inserted text (widened to whole tokens). */
 export function changeKind(removed: string, inserted: string): string {
 	const words = `${removed} ${inserted}`.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [];
-	if (words.some((w) => MODIFIERS.has(w))) {
+	if (words.some((w) => MODIFIER_WORDS.has(w))) {
 		return 'modifier';
 	}
 	if (/[<>]/.test(removed + inserted) && !/[<>]=|=>|->|<<|>>/.test(removed + inserted)) {

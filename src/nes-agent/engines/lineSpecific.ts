@@ -43,7 +43,7 @@ import { isIdentifier } from './identifiers';
 import type { SingleLineChange } from './lineChange';
 
 /** Declaration modifiers and declaring keywords of the languages the guard applies to (Ruby's `attr_reader` and kin: which accessors one attribute gets). */
-const MODIFIERS: ReadonlySet<string> = new Set(
+export const MODIFIERS: ReadonlySet<string> = new Set(
 	'public private protected internal static final readonly abstract override virtual sealed async const var let val mut pub open lateinit suspend inline partial extern unsafe void synchronized transient volatile Override attr_reader attr_writer attr_accessor'.split(' '),
 );
 

@@ -332,11 +332,7 @@ export async function startBridge(getPage) {
     }
     if (typeof request.behind === 'boolean') {
       if (request.behind) {
-        if (!blankInFront) {
-          blankInFront = await page.context().newPage();
-          const at = openedPages.findIndex((o) => o.page === blankInFront);
-          if (at !== -1) openedPages.splice(at, 1);
-        }
+        blankInFront ??= await page.context().newPage();
         await blankInFront.bringToFront();
       } else {
         await blankInFront?.close();

@@ -200,10 +200,21 @@ export async function startBridge(getPage) {
       return { at: await handle.jsonValue() };
     }
     if (typeof request.count === 'string') {
-      const locator = request.visible === true ? page.locator(request.count).filter({ visible: true }) : page.locator(request.count);
-      const count = await locator.count();
-      const texts = request.text ? await locator.evaluateAll((elements) => elements.map((e) => (e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement ? e.value : (e.textContent ?? '')))) : undefined;
-      return { count, ...(texts ? { texts } : {}) };
+      // One look at the page (Playwright's selector engine, which also looks inside shadow roots), the
+      // matches filtered as Playwright's `visible` does: tests ask this many times a second as they wait.
+      const found = await page.locator(request.count).evaluateAll((elements, [visibleOnly, withText]) => {
+        const shown = (e) => {
+          const style = getComputedStyle(e);
+          if (style.visibility === 'hidden') return false;
+          if (style.display === 'contents') return [...e.children].some(shown);
+          const box = e.getBoundingClientRect();
+          return box.width > 0 && box.height > 0;
+        };
+        return elements
+          .filter((e) => !visibleOnly || shown(e))
+          .map((e) => (!withText ? '' : e instanceof HTMLInputElement || e instanceof HTMLTextAreaElement ? e.value : (e.textContent ?? '')));
+      }, [request.visible === true, request.text === true]);
+      return { count: found.length, ...(request.text ? { texts: found } : {}) };
     }
     if (typeof request.pseudoTexts === 'string') {
       const texts = await page.evaluate((selector) => {
@@ -237,8 +248,11 @@ export async function startBridge(getPage) {
     if (typeof request.webviewCount === 'string') {
       let count = 0;
       const texts = [];
-      for (const frame of await webviewFrames(page)) {
-        const found = await frame.evaluate((selector) => [...document.querySelectorAll(selector)].map((e) => (e instanceof HTMLTextAreaElement || e instanceof HTMLInputElement || e instanceof HTMLSelectElement ? e.value : (e.textContent ?? ''))), request.webviewCount);
+      // One look at each frame, which answers only if it is a chat page (webviewFrames's test): tests ask this many times a second as they wait.
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const found = await frame.evaluate((selector) => (document.getElementById('app') === null ? null : [...document.querySelectorAll(selector)].map((e) => (e instanceof HTMLTextAreaElement || e instanceof HTMLInputElement || e instanceof HTMLSelectElement ? e.value : (e.textContent ?? '')))), request.webviewCount).catch(() => null); // null too: a frame navigating or gone
+        if (found === null) continue;
         count += found.length;
         texts.push(...found);
       }

@@ -2,16 +2,34 @@
 // looking at what the page renders. Calls the runner's bridge (test/vscode/runner/bridge.mjs),
 // whose address the runner passes in AGENT_LINK_TEST_BROWSER.
 
-import { waitUntil } from './util';
+import * as http from 'node:http';
+import { bridgeRequests, waitUntil } from './util';
+
+/** One connection kept open to the bridge: tests call it many times a second as they wait. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+function post(url: string, body: string): Promise<{ status: number; text: string }> {
+	return new Promise((resolve, reject) => {
+		const request = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+			response.on('error', reject);
+		});
+		request.on('error', reject);
+		request.end(body);
+	});
+}
 
 async function call<T>(body: Record<string, unknown>): Promise<T> {
 	const url = process.env.AGENT_LINK_TEST_BROWSER;
 	if (!url) {
 		throw new Error('AGENT_LINK_TEST_BROWSER is not set: this suite needs the code-server runner (test/vscode/runner/run.mjs)');
 	}
-	const response = await fetch(url, { method: 'POST', body: JSON.stringify(body) });
-	const json = (await response.json()) as T & { error?: string };
-	if (!response.ok) {
+	bridgeRequests.count++;
+	const response = await post(url, JSON.stringify(body));
+	const json = JSON.parse(response.text) as T & { error?: string };
+	if (response.status < 200 || response.status >= 300) {
 		throw new Error(`browser bridge: ${json.error ?? response.status}`);
 	}
 	return json;
@@ -236,7 +254,7 @@ export async function waitForSteady(condition: () => Promise<boolean>, what: str
 	);
 }
 
-/** Waits until `condition` holds, checking every 25 ms. */
+/** Waits until `condition` holds, looking again after 25 ms, then less often up to every 200 ms (util.ts: waitUntil). */
 export async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
 	await until(condition, what, timeoutMs);
 }

@@ -58,14 +58,30 @@ export function waitForState(a: Pick<AgentLinkApi, 'agents'>, predicate: (s: Age
 	});
 }
 
+/** Requests made of the browser bridge so far (browser.ts counts them): how waitUntil tells a condition that asks the browser. */
+export const bridgeRequests = { count: 0 };
+
+/** A wait's first pause between two looks, and the longest a look that asks the browser grows to. */
+const FIRST_PAUSE_MS = 25;
+const LONGEST_BROWSER_PAUSE_MS = 200;
+
 export async function waitUntil(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
 	const start = Date.now();
 	const deadline = start + timeoutMs;
-	while (!(await condition())) {
+	let pause = FIRST_PAUSE_MS;
+	for (;;) {
+		const asked = bridgeRequests.count;
+		if (await condition()) {
+			break;
+		}
 		if (Date.now() > deadline) {
 			throw new Error(`timed out waiting for ${what}`);
 		}
-		await new Promise((r) => setTimeout(r, 25));
+		// A look that asks the browser costs the extension host, the test driver, the browser and the
+		// workbench's page a few milliseconds of processor time each; such a wait looks less often the
+		// longer it lasts, so that a long one does not take the processor from what it waits for.
+		pause = bridgeRequests.count > asked ? Math.min(Math.round(pause * 1.5), LONGEST_BROWSER_PAUSE_MS) : FIRST_PAUSE_MS;
+		await new Promise((r) => setTimeout(r, pause));
 	}
 	logWait(start, what);
 }

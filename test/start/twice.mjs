@@ -156,11 +156,19 @@ async function missingAgentToast(/** @type {import('playwright-core').Page} */ p
   const name = ((await row.locator('.label-name').first().textContent()) ?? '').trim();
   await page.keyboard.type(name, { delay: 20 });
   // The picker's items are set again when the ACP Registry's list has loaded (or failed to), which
-  // can leave no row active: with the one row left by the filter, Down makes it the active one.
+  // can leave no row active: with the one row left by the filter, Down makes it the active one, and
+  // Down again (a second later) if the list was set again after it, as a person would press it again.
   const chosen = async () => (await page.locator('.quick-input-widget .monaco-list-row.focused .label-name').allTextContents()).some((t) => t.trim() === name);
   await until(async () => (await rows.allTextContents()).length === 1, `only ${name} left in the picker`, 15_000);
-  if (!(await chosen())) await page.keyboard.press('ArrowDown');
-  await until(chosen, `${name} chosen`, 15_000);
+  let downAt = 0;
+  await until(async () => {
+    if (await chosen()) return true;
+    if (Date.now() - downAt >= 1_000) {
+      await page.keyboard.press('ArrowDown');
+      downAt = Date.now();
+    }
+    return false;
+  }, `${name} chosen`, 15_000);
   await page.keyboard.press('Enter');
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: `${name} is not installed` });
   let shown = true;

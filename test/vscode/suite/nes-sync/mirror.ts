@@ -23,6 +23,9 @@ export interface AgentView {
 	readonly focus: readonly { uri: string; version: number; position: { line: number; character: number } }[];
 	readonly saves: number;
 	readonly closed: readonly string[];
+	/** didOpen and didClose of each document, by URI. */
+	readonly opens: Readonly<Record<string, number>>;
+	readonly closes: Readonly<Record<string, number>>;
 }
 
 export async function agentView(a: AgentLinkApi): Promise<AgentView> {

@@ -92,8 +92,13 @@ describe('Agent Link: NES document sync rules', function () {
 		await waitUntil(async () => (await agentView(a)).documents[uri]?.languageId === 'markdown', 15_000, 'didOpen as markdown');
 		const view = await agentView(a);
 		assert.deepEqual(view.violations, [], 'didClose came before the second didOpen');
-		assert.equal(view.counts['nes/didClose'], 1);
-		assert.equal(view.counts['nes/didOpen'], a.documentSync.openDocuments().length + 1);
+		// closing.txt closed once and opened again. Another document may close on its own meanwhile (VS
+		// Code drops a document no editor shows some minutes after, here one an earlier suite of the
+		// window left), so the rest is counted as a balance: each didOpen is of a document open now
+		// or of one closed since.
+		assert.equal(view.closes[uri], 1, `one didClose of closing.txt (all: ${JSON.stringify(view.closes)})`);
+		assert.equal(view.opens[uri], 2, 'closing.txt opened, then opened again as markdown');
+		assert.equal(view.counts['nes/didOpen']! - view.counts['nes/didClose']!, a.documentSync.openDocuments().length, `every didOpen is of a document open now or closed since (closes: ${JSON.stringify(view.closes)})`);
 		assert.equal(markdown.languageId, 'markdown');
 	});
 

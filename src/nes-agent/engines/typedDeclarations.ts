@@ -49,9 +49,9 @@ export function typedDeclarationAt(line: string, column: number, syntax: string)
 	return m[1] !== undefined ? 'parameter' : 'local';
 }
 
-/** What may come before a method's return type: annotations and attributes, then its modifiers. */
+/** What may come before a method's return type: annotations and attributes, then its modifiers (a declaration's, and a method's own). */
 const METHOD_BEFORE = new RegExp(
-	String.raw`^\s*(?:@\w+\s+|\[[^\]]*\]\s*)*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|sealed|async|synchronized|default|extern|partial|new|unsafe)\s+)*${TYPE}\s+$`,
+	String.raw`^\s*(?:@\w+\s+|\[[^\]]*\]\s*)*${MODIFIERS.replace('required|unsafe', 'required|unsafe|abstract|override|virtual|sealed|async|synchronized|default|extern|partial|new')}${TYPE}\s+$`,
 );
 /** What follows a method's name where it is declared: type parameters, then its parameters' `(`. */
 const METHOD_AFTER = /^\s*(?:<[^()]*>)?\s*\(/;

@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PageLoadWatch } from '../../src/common/chat/pageLoadWatch';
+import { CHAT_PAGE_LOAD, PageLoadWatch, unstartedLoadsMs } from '../../src/common/chat/pageLoadWatch';
 
 /** A watch on a fake clock: `advance` runs the timers due; the calls it made are counted. */
-function watched(maxReloads = 2) {
+function watched(maxReloads = CHAT_PAGE_LOAD.maxReloads) {
 	let now = 0;
 	let next = 1;
 	const timers = new Map<number, { at: number; run: () => void }>();
 	const calls = { reloads: [] as number[], waited: [] as number[], gaveUp: 0 };
 	const watch = new PageLoadWatch({
-		watchMs: 5000,
-		startedWatchMs: 30_000,
+		...CHAT_PAGE_LOAD,
 		maxReloads,
 		reload: (attempt, waitedMs) => {
 			calls.reloads.push(attempt);
@@ -42,6 +41,18 @@ function watched(maxReloads = 2) {
 }
 
 describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {
+	it('gives up on a chat page none of whose documents arrives after 35 s, not before: how long the tests wait for a page to come on screen', () => {
+		assert.deepEqual(CHAT_PAGE_LOAD, { watchMs: 5000, startedWatchMs: 30_000, maxReloads: 2 });
+		assert.equal(unstartedLoadsMs(CHAT_PAGE_LOAD), 35_000);
+		assert.equal(unstartedLoadsMs({ watchMs: 1000, startedWatchMs: 0, maxReloads: 0 }), 1000, 'one load, no reload');
+		const { watch, calls, advance } = watched();
+		watch.shown();
+		advance(unstartedLoadsMs(CHAT_PAGE_LOAD) - 1);
+		assert.deepEqual([calls.reloads, calls.gaveUp], [[1, 2], 0], 'every load given its time');
+		advance(1);
+		assert.equal(calls.gaveUp, 1, 'and given up on at once after');
+	});
+
 	it('loads a page on screen again when it has not asked for its state within 5 s, twice at most (giving each load twice as long as the one before), then gives up once', () => {
 		const { watch, calls, advance, pending } = watched();
 		watch.shown();

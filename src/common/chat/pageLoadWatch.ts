@@ -12,15 +12,31 @@
  * and is called back to reload it or to say it gave up.
  */
 
-export interface PageLoadWatchOptions {
+/** When a page is loaded again and given up on. */
+export interface PageLoadSchedule {
 	/** How long the first load has; each load after a reload has twice as long as the one before. */
 	readonly watchMs: number;
 	/** How long a page whose document has arrived has from then to ask for its state. */
 	readonly startedWatchMs: number;
 	readonly maxReloads: number;
+}
+
+/** The chat page's: 5 s for the first load, then 10 and 20 s; 30 s once its document has arrived. */
+export const CHAT_PAGE_LOAD: PageLoadSchedule = { watchMs: 5000, startedWatchMs: 30_000, maxReloads: 2 };
+
+/**
+ * How long a page shown has before the watch gives up on it when none of its documents arrives:
+ * every load given its time (35 s for the chat page's). What waits for a page shown again waits
+ * at least this long: the loads after the first are the page's way through a slow or failed one.
+ */
+export function unstartedLoadsMs(schedule: PageLoadSchedule): number {
+	return schedule.watchMs * (2 ** (schedule.maxReloads + 1) - 1);
+}
+
+export interface PageLoadWatchOptions extends PageLoadSchedule {
 	/** Loads the page again; `attempt` counts from 1, `waitedMs`: how long the load it replaces was given. */
 	readonly reload: (attempt: number, waitedMs: number) => void;
-	/** The page did not load after `maxReloads` tries. */
+	/** The page did not load in `maxReloads + 1` tries. */
 	readonly gaveUp: () => void;
 	/** Timers (tests give a fake clock). */
 	readonly timers?: { set(run: () => void, ms: number): unknown; clear(handle: unknown): void };

@@ -29,7 +29,7 @@ import {
 } from '../../common/chat/messages';
 import { FocusPending, fromReplacedLoad } from '../../common/chat/pageFocus';
 import { runPageCommand, type PageCommandHandlers } from '../../common/chat/pageCommands';
-import { PageLoadWatch } from '../../common/chat/pageLoadWatch';
+import { CHAT_PAGE_LOAD, PageLoadWatch } from '../../common/chat/pageLoadWatch';
 import { PageRevisions } from '../../common/chat/pageRevisions';
 import type { Transcript } from '../../common/chat/transcript';
 import { errorMessage } from '../../common/log';
@@ -43,12 +43,6 @@ import type { TerminalSnapshot } from './terminals';
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
 
-/** How long a page on screen has to ask for the state before it is loaded again (each load after that twice as long as the one before). */
-export const PAGE_LOAD_WATCH_MS = 5000;
-/** How long a page whose document has arrived (`PageLifecycle.started`) has from then to ask for the state. */
-export const PAGE_STARTED_WATCH_MS = 30_000;
-/** How many times a page that does not load is loaded again, per showing. */
-const PAGE_RELOADS = 2;
 
 /** A chat page's webview, as its owner (chatView.ts) hands it to the controller. */
 export interface PageHost {
@@ -107,19 +101,17 @@ export class ChatPages implements vscode.Disposable {
 	 * Connects a page; its messages are handled until the returned disposable is disposed. A page
 	 * that is hidden loses its content (it is not retained), so it gets nothing more until it has
 	 * loaded again and asked for the state. A page on screen that has not asked for it within
-	 * {@link PAGE_LOAD_WATCH_MS} (a webview that failed to load stays blank) is loaded again with
-	 * `reload`, up to {@link PAGE_RELOADS} times per showing, each load given twice as long as the one before.
+	 * {@link CHAT_PAGE_LOAD}'s time (a webview that failed to load stays blank) is loaded again with
+	 * `reload`, up to its `maxReloads` times per showing, each load given twice as long as the one before.
 	 */
 	attach({ webview, isVisible, onDidChangeVisibility, reload, currentLoad }: PageHost): vscode.Disposable {
 		const watch = new PageLoadWatch({
-			watchMs: PAGE_LOAD_WATCH_MS,
-			startedWatchMs: PAGE_STARTED_WATCH_MS,
-			maxReloads: PAGE_RELOADS,
+			...CHAT_PAGE_LOAD,
 			reload: (_attempt, waitedMs) => {
 				this.host.log.warn(`Chat: the chat page did not load within ${waitedMs / 1000} s; loading it again.`);
 				reload();
 			},
-			gaveUp: () => this.host.log.error(`Chat: the chat page did not load after ${PAGE_RELOADS} tries; close the view and open it again.`),
+			gaveUp: () => this.host.log.error(`Chat: the chat page did not load in ${CHAT_PAGE_LOAD.maxReloads + 1} tries; close the view and open it again.`),
 		});
 		const page: Page = { webview, isVisible, currentLoad, revisions: new PageRevisions(), watch };
 		this.pages.add(page);

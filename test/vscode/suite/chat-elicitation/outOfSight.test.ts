@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { click, holdsAddress, openedPages, press, type, waitFor, webviewClick, webviewQuery } from '../browser';
+import { click, holdsAddress, openedPages, PAGE_LOAD_WAIT_MS, press, type, waitFor, webviewClick, webviewQuery } from '../browser';
 import { chatHooks, openChat } from '../chatKit';
 import { notificationShown } from '../notifications';
 import { waitUntil } from '../util';
@@ -45,7 +45,7 @@ describe('chat elicitation out of sight', function () {
 		await waitFor(async () => (await webviewQuery('#app')).count === 0, 'the chat page gone while hidden');
 		await press('Control+Alt+j');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again');
-		await waitFor(async () => (await webviewQuery(`${FORM} .elicitation-field`)).count === 6, 'the form drawn again', 20_000);
+		await waitFor(async () => (await webviewQuery(`${FORM} .elicitation-field`)).count === 6, 'the form drawn again', PAGE_LOAD_WAIT_MS);
 		assert.deepEqual(await shownValues(), ['release/3', 'grace@example.com', 'Production'], 'what was typed, as it was');
 		assert.deepEqual(answers(a, key), [], 'nothing sent');
 		await settle(600);

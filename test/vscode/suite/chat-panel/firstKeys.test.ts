@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { press, runFromPalette, screenshot, type, typeOnWebviewFocus, waitFor, waitForSteady, webviewQuery } from '../browser';
+import { PAGE_LOAD_WAIT_MS, press, runFromPalette, screenshot, type, typeOnWebviewFocus, waitFor, waitForSteady, webviewQuery } from '../browser';
 import { waitUntil } from '../util';
 import { chatHooks } from '../chatKit';
 
@@ -52,7 +52,7 @@ describe('chat panel: the first keys of a chat', function () {
 		assert.equal((await webviewQuery('#app')).count, 0, 'no chat page yet: this test runs first in its window');
 		// Typed the moment the input has the keyboard, as a person who sees the caret; the extension
 		// host busy as the chat opens, as it is while a real agent starts.
-		const typing = typeOnWebviewFocus(INPUT, 'Please tidy the config', { count: '.tab-button' });
+		const typing = typeOnWebviewFocus(INPUT, 'Please tidy the config', { count: '.tab-button', timeoutMs: PAGE_LOAD_WAIT_MS });
 		const busy = busyAsTheChatOpens(a, 3000);
 		await runFromPalette('Agent Link: New Chat');
 		await busy;
@@ -98,13 +98,13 @@ describe('chat panel: the first keys of a chat', function () {
 		await vscode.commands.executeCommand('workbench.view.explorer');
 		await waitFor(async () => (await webviewQuery('#app')).count === 0, 'the chat page gone while hidden');
 		await waitUntil(() => !a.chatController.visible, 10_000, 'the chat hidden');
-		const typing = typeOnWebviewFocus(INPUT, 'then more', { count: '.tab-button' });
+		const typing = typeOnWebviewFocus(INPUT, 'then more', { count: '.tab-button', timeoutMs: PAGE_LOAD_WAIT_MS });
 		const busy = busyAsTheChatOpens(a, 3000);
 		await press('Control+Alt+j'); // Focus Chat
 		await busy;
 		const typed = await typing;
 		console.log(`      tabs drawn when the first key was typed: ${typed.before}; after the last: ${typed.after}`);
-		await waitFor(async () => (await webviewQuery('.tab-button')).count === 1, 'the chat’s tab drawn');
+		await waitFor(async () => (await webviewQuery('.tab-button')).count === 1, 'the chat’s tab drawn', PAGE_LOAD_WAIT_MS);
 		assert.equal(await inputText(), 'Draft, then more', 'the draft, and the keys typed after it');
 	});
 });

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { Entry } from '../../../../src/common/chat/transcript';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
-import { click, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewBox, webviewPasteImage, webviewQuery } from '../browser';
+import { click, PAGE_LOAD_WAIT_MS, press, query, type, waitFor, waitForSteady, webviewAudit, webviewClick, webviewDrop, webviewBox, webviewPasteImage, webviewQuery } from '../browser';
 import { NOTIFICATIONS, notificationShown } from '../notifications';
 import { waitUntil } from '../util';
 import { chatHooks, inputFocused, openChat } from '../chatKit';
@@ -255,7 +255,7 @@ describe('chat panel: workflows', function () {
 		await waitFor(() => notificationShown('asks for permission: Run the tests'), 'the permission notification', 15_000);
 		await click(`:is(${NOTIFICATIONS}) .monaco-button`, 'Open Chat');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again');
-		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the pending prompt drawn again');
+		await waitFor(async () => (await webviewQuery('.permission.pending .permission-option')).count === 2, 'the pending prompt drawn again', PAGE_LOAD_WAIT_MS);
 		assert.ok((await webviewQuery('.terminal.terminal-unknown[data-terminal="term-1"]')).texts.some((t) => t.includes('No output to show')), 'a terminal this client did not create, shown as such');
 		await new Promise((r) => setTimeout(r, 600));
 		await webviewClick('.permission-option', 'Allow once');
@@ -348,7 +348,7 @@ describe('chat panel: workflows', function () {
 		await waitUntil(() => !a.chatController.visible, 5000, 'the chat hidden');
 		await press('Control+Alt+j');
 		await waitUntil(() => a.chatController.visible, 10_000, 'the chat shown again by its keybinding');
-		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').trim() === 'A one. A two.', 'the transcript drawn again');
+		await waitFor(async () => (await webviewQuery('.entry-agent .markdown')).texts.join('').trim() === 'A one. A two.', 'the transcript drawn again', PAGE_LOAD_WAIT_MS);
 		assert.ok(a.recentLog().some((l) => l.includes('Chat page started (its document arrived')), 'the page said it had arrived before its script loaded');
 		await waitFor(async () => (await inputValue()) === 'half-written', 'the draft kept');
 		await waitForSteady(inputFocused, 'and the input focused');

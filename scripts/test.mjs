@@ -258,7 +258,10 @@ async function vscodeChildren(besideDone, extra = []) {
 			if (job.run) {
 				const t = Date.now();
 				const out = await job.run();
-				times[job.key] = since(t);
+				// Only a whole run says how long the job takes (one that failed or was stopped may have ended early).
+				if (slots[job.key.replace(/^tier /, '')].every((row) => row.failed === 0)) {
+					times[job.key] = since(t);
+				}
 				process.stdout.write(`\n===== ${job.label} (${since(t)} s) =====\n${out}`);
 				continue;
 			}
@@ -276,8 +279,9 @@ async function vscodeChildren(besideDone, extra = []) {
 			}
 			const t = Date.now();
 			const { code, counts, out } = await vscodeChild(job.target, suitesOf.get(job.name), vsix, lastTimes[job.key]);
-			// A run of some of its tests (AGENT_LINK_TEST_GREP) says nothing of how long the suite takes.
-			if (!process.env.AGENT_LINK_TEST_GREP) {
+			// A run of some of its tests (AGENT_LINK_TEST_GREP), or one that failed or was stopped (it may
+			// have ended early), says nothing of how long the suite takes.
+			if (!process.env.AGENT_LINK_TEST_GREP && code === 0 && !counts.some((c) => c.failed > 0)) {
 				times[job.key] = since(t);
 			}
 			process.stdout.write(`\n===== VS Code ${job.target}: ${job.name} (${since(t)} s) =====\n${out}`);

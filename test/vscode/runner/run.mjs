@@ -449,6 +449,13 @@ export async function runTests(options) {
       ['skipReleaseNotes', 'true'],
     ]);
     if (verbose) log(`opening ${url}`);
+    // AGENT_LINK_TEST_CPU_PROFILE=<folder>: the workbench page's JavaScript profile of the whole
+    // window, one .cpuprofile per window (Chrome's DevTools open it): where the page's time goes.
+    const profiler = process.env.AGENT_LINK_TEST_CPU_PROFILE ? await context.newCDPSession(page) : undefined;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+    }
     await page.goto(url, { waitUntil: 'domcontentloaded' });
 
     /** @type {NodeJS.Timeout | undefined} */
@@ -460,6 +467,14 @@ export async function runTests(options) {
     });
     try {
       const code = /** @type {number} */ (await Promise.race([exited, timedOut]));
+      if (profiler) {
+        const { profile } = await profiler.send('Profiler.stop');
+        const folder = path.resolve(process.env.AGENT_LINK_TEST_CPU_PROFILE);
+        await fs.mkdir(folder, { recursive: true });
+        const file = path.join(folder, `${target}-${path.basename(tempDir)}.cpuprofile`);
+        await fs.writeFile(file, JSON.stringify(profile));
+        log(`${target}: the workbench page's profile: ${file}`);
+      }
       failed = code !== 0;
       log(`${target}: tests exited with code ${code} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
       return code;

@@ -43,7 +43,6 @@ import type { TerminalSnapshot } from './terminals';
 /** How long updates are gathered before a patch goes to the pages: about one animation frame. */
 export const PATCH_INTERVAL_MS = 16;
 
-
 /** A chat page's webview, as its owner (chatView.ts) hands it to the controller. */
 export interface PageHost {
 	readonly webview: vscode.Webview;

@@ -255,15 +255,15 @@ export async function waitForSteady(condition: () => Promise<boolean>, what: str
 	);
 }
 
-/** Waits until `condition` holds, looking again after 25 ms, then less often up to every 200 ms (util.ts: waitUntil). */
 /**
  * How long a chat page coming on screen (first, or shown again: its webview made anew) may take to
- * draw: the page load watch's
- * whole schedule when no document of it arrives (5, 10 and 20 s: the loads after the first are the
- * page's way through a slow or failed one, as on a busy machine), and 10 s to draw.
+ * draw: the page load watch's whole schedule when no document of it arrives (5, 10 and 20 s: the
+ * loads after the first are the page's way through a slow or failed one, as on a busy machine),
+ * and 10 s to draw.
  */
 export const PAGE_LOAD_WAIT_MS = unstartedLoadsMs(CHAT_PAGE_LOAD) + 10_000;
 
+/** Waits until `condition` holds, looking again after 25 ms, then less often up to every 200 ms (util.ts: waitUntil). */
 export async function waitFor(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
 	await until(condition, what, timeoutMs);
 }

@@ -308,7 +308,8 @@ const next = setInterval(() => {
 function chatTerminalAgents(ctx) {
 	const text = (t) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } });
 	const node = (script, more = {}) => ({ command: ctx.node, args: ['-e', script], ...more });
-	const mark = (value) => ({ env: [{ name: 'AGENT_LINK_TERMINAL_MARK', value }] });
+	// The mark names the window's workspace: the suite of the other VS Code version may run at the same time.
+	const mark = (value) => ({ env: [{ name: 'AGENT_LINK_TERMINAL_MARK', value: `${value} in ${ctx.workspace}` }] });
 	const tree = (value) => ({ terminal: { create: node(TERMINAL_TREE, mark(value)), title: 'Start a server', waitFor: 'pids', then: 'leave' } });
 	return {
 		'Terminal Limit': ctx.fixtureAgent('well-behaved.mjs', {

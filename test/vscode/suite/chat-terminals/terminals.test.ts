@@ -75,9 +75,13 @@ function processes(): Listed[] {
 	return listed;
 }
 
-/** The running processes whose environment holds AGENT_LINK_TERMINAL_MARK=`mark` (the terminal's command and all it started). */
+/**
+ * The running processes whose environment holds AGENT_LINK_TERMINAL_MARK=`mark` of this window (the
+ * terminal's command and all it started): the mark names the workspace too (suites.mjs), for the
+ * same suite of the other VS Code version may run its marked commands at the same time.
+ */
 function marked(mark: string): number[] {
-	const needle = `AGENT_LINK_TERMINAL_MARK=${mark}\0`;
+	const needle = `AGENT_LINK_TERMINAL_MARK=${mark} in ${vscode.workspace.workspaceFolders![0]!.uri.fsPath}\0`;
 	return processes()
 		.filter((p) => {
 			try {

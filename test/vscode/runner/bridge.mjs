@@ -55,6 +55,9 @@
 //   {focusTrail: true}                      each chat page's last keyboard events and focus moves
 //   {focus: true}                           where the keyboard is: each frame whose document has the
 //                                           focus, with its active element described (failure reports)
+//   {frameTree: true}                       each frame but the workbench's: its file, whether its document
+//                                           has loaded and holds a chat page, its iframes, and which webview's
+//                                           service worker controls it (failure reports: a blank webview)
 //   {webviewTypeOnFocus: selector, type: 'text', delayMs?, timeoutMs?, count?: selector}
 //                                           waits until a chat page has the keyboard in an element matching
 //                                           the selector (checked every few milliseconds), then types at once,
@@ -412,6 +415,29 @@ export async function startBridge(getPage) {
           if (seen.hasFocus) frames.push(`${frame === page.mainFrame() ? 'workbench' : 'frame'}: ${seen.active}`);
         } catch {
           // a frame navigating or gone
+        }
+      }
+      return { frames };
+    }
+    if (request.frameTree === true) {
+      const frames = [];
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const url = new URL(frame.url());
+        const name = `${url.pathname.split('/').pop() || url.href}${url.searchParams.get('id') ? ` (webview ${url.searchParams.get('id').slice(0, 8)})` : ''}`;
+        try {
+          const seen = await frame.evaluate(() => {
+            const controller = navigator.serviceWorker?.controller;
+            return {
+              state: document.readyState,
+              chat: document.querySelector('#app') !== null,
+              iframes: document.querySelectorAll('iframe').length,
+              worker: controller ? (new URL(controller.scriptURL).searchParams.get('id')?.slice(0, 8) ?? controller.scriptURL.split('/').pop()) : 'none',
+            };
+          });
+          frames.push(`${name}: ${seen.state}${seen.chat ? ', a chat page' : ''}, ${seen.iframes} iframe(s), service worker ${seen.worker}`);
+        } catch {
+          frames.push(`${name}: not readable`);
         }
       }
       return { frames };

@@ -114,6 +114,12 @@ const HARMLESS_NOISE = new RegExp([
   "authentication provider 'github'", '\\[DefaultAccount\\]', '^\\[workbench error\\] Canceled: Canceled',
 ].join('|'), 'i');
 
+/**
+ * What a webview's host page says of its service worker (at log level), which its content waits
+ * for: kept and shown on failure despite HARMLESS_NOISE, so a webview that stays blank says why.
+ */
+const WEBVIEW_HOST_WORKER = /controllerchange|unexpected service worker|Webview fatal error/i;
+
 /** Teardowns of runs in progress, so a Ctrl+C in the CLI still cleans up. */
 const activeTeardowns = new Set();
 
@@ -437,7 +443,7 @@ export async function runTests(options) {
       const text = message.text();
       // '%c' lines are VS Code's styled copies of log lines that codeAutomationLog already delivered
       if (text.startsWith('%c') || text.includes(HOST_OUTPUT_MARKER)) return;
-      if (verbose || message.type() === 'error' || message.type() === 'warning') {
+      if (verbose || message.type() === 'error' || message.type() === 'warning' || WEBVIEW_HOST_WORKER.test(text)) {
         pageDiagnostics.push(`[console ${message.type()}] ${text}`);
       }
     });
@@ -483,7 +489,7 @@ export async function runTests(options) {
     }
   } finally {
     if (failed || verbose) {
-      const shown = verbose ? pageDiagnostics : pageDiagnostics.filter((line) => !HARMLESS_NOISE.test(line));
+      const shown = verbose ? pageDiagnostics : pageDiagnostics.filter((line) => !HARMLESS_NOISE.test(line) || WEBVIEW_HOST_WORKER.test(line));
       const hidden = pageDiagnostics.length - shown.length;
       if (shown.length || hidden) {
         process.stderr.write(`--- workbench diagnostics (${shown.length} shown${hidden ? `, ${hidden} known offline noise hidden` : ''}) ---\n`);

@@ -196,6 +196,14 @@ export async function typeOnWebviewFocus(selector: string, text: string, options
 	return call({ webviewTypeOnFocus: selector, type: text, ...options });
 }
 
+/**
+ * Each frame of the workbench page but its own: file, whether its document loaded and holds a chat
+ * page, its iframes, the service worker controlling it (failure reports: why a webview is blank).
+ */
+export async function frameReport(): Promise<string[]> {
+	return (await call<{ frames: string[] }>({ frameTree: true })).frames;
+}
+
 /** Where the keyboard is: each frame whose document has the focus, and its focused element (for failure reports). */
 export async function focusReport(): Promise<string[]> {
 	return (await call<{ frames: string[] }>({ focus: true })).frames;

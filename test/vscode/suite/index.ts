@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { focusReport, focusTrails, hasBrowser, screenshot, webviewQuery } from './browser';
+import { focusReport, focusTrails, frameReport, hasBrowser, screenshot, webviewQuery } from './browser';
 import { api } from './util';
 
 /**
@@ -66,6 +66,14 @@ async function reportFailure(this: Mocha.Context): Promise<void> {
 		}
 		console.log(`      keyboard at failure: ${(await focusReport()).join('; ') || 'no frame has the focus'}`);
 		const pages = await webviewQuery('#app');
+		if (pages.count === 0 && (await api()).chatController.visible) {
+			// The chat is on screen but no page of it is drawn: what the webview's frames hold.
+			const frames = await frameReport();
+			console.log(`      webview frames at failure (no chat page drawn):\n${frames.map((f) => `        ${f}`).join('\n')}`);
+			if (digest) {
+				digest.error += `\nwebview frames: ${frames.join(' | ').slice(0, 600)}`;
+			}
+		}
 		if (pages.count > 0) {
 			const input = (await webviewQuery('textarea.prompt-input')).texts;
 			const users = (await webviewQuery('.entry-user .plain-text')).texts;

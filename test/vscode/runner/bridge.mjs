@@ -423,8 +423,9 @@ export async function startBridge(getPage) {
       const frames = [];
       for (const frame of page.frames()) {
         if (frame === page.mainFrame()) continue;
-        const url = new URL(frame.url());
-        const name = `${url.pathname.split('/').pop() || url.href}${url.searchParams.get('id') ? ` (webview ${url.searchParams.get('id').slice(0, 8)})` : ''}`;
+        const url = URL.canParse(frame.url()) ? new URL(frame.url()) : undefined;
+        const id = url?.searchParams.get('id');
+        const name = `${url?.pathname.split('/').pop() || frame.url() || '(no address yet)'}${id ? ` (webview ${id.slice(0, 8)})` : ''}`;
         try {
           const seen = await frame.evaluate(() => {
             const controller = navigator.serviceWorker?.controller;

@@ -13,7 +13,12 @@
 /** Words that stand where a type would but are not one: `return x;`, `new Foo(…)`, `throw e;`. */
 const NOT_A_TYPE = /^(?:return|new|throw|else|case|goto|yield|await|in|out|ref|is|as|using|package|import|default|typeof|sizeof|nameof|delete|instanceof|not|and|or|echo|print|puts|assert|lock|fixed|checked|unchecked|when|var)$/;
 
-const MODIFIERS = String.raw`(?:(?:final|readonly|const|static|private|public|protected|internal|volatile|transient|required|unsafe)\s+)*`;
+/** A declaration's modifiers (Java and C#), and those a method may carry besides. */
+const DECLARATION_MODIFIERS = ['final', 'readonly', 'const', 'static', 'private', 'public', 'protected', 'internal', 'volatile', 'transient', 'required', 'unsafe'];
+const METHOD_MODIFIERS = [...DECLARATION_MODIFIERS, 'abstract', 'override', 'virtual', 'sealed', 'async', 'synchronized', 'default', 'extern', 'partial', 'new'];
+/** Any of `words`, each followed by whitespace, any number of times. */
+const modifiers = (words: readonly string[]) => String.raw`(?:(?:${words.join('|')})\s+)*`;
+const MODIFIERS = modifiers(DECLARATION_MODIFIERS);
 const TYPE = String.raw`([A-Za-z_][\w.]*)(?:<[^()=;]*>)?(?:\[\])*\??`;
 
 /** A type then the name: at the line's start (after modifiers), or after `(` or `,` (a parameter). */
@@ -51,7 +56,7 @@ export function typedDeclarationAt(line: string, column: number, syntax: string)
 
 /** What may come before a method's return type: annotations and attributes, then its modifiers (a declaration's, and a method's own). */
 const METHOD_BEFORE = new RegExp(
-	String.raw`^\s*(?:@\w+\s+|\[[^\]]*\]\s*)*${MODIFIERS.replace('required|unsafe', 'required|unsafe|abstract|override|virtual|sealed|async|synchronized|default|extern|partial|new')}${TYPE}\s+$`,
+	String.raw`^\s*(?:@\w+\s+|\[[^\]]*\]\s*)*${modifiers(METHOD_MODIFIERS)}${TYPE}\s+$`,
 );
 /** What follows a method's name where it is declared: type parameters, then its parameters' `(`. */
 const METHOD_AFTER = /^\s*(?:<[^()]*>)?\s*\(/;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FocusPending, fromReplacedLoad } from '../../src/common/chat/pageFocus';
+import { FocusPending, KEYBOARD_HANDOFF_MS, KeyboardHandOff, fromReplacedLoad } from '../../src/common/chat/pageFocus';
 
 describe('pageFocus (which chat page gets the keyboard)', () => {
 	it('holds focus asked for while no page could take it, for the next page on screen to load, once', () => {
@@ -44,5 +44,70 @@ describe('pageFocus (which chat page gets the keyboard)', () => {
 		assert.equal(fromReplacedLoad('load-2', 'load-2'), false);
 		assert.equal(fromReplacedLoad(undefined, 'load-2'), false, 'a page that names no load is answered');
 		assert.equal(fromReplacedLoad('load-1', undefined), false, 'a host that knows no load answers');
+	});
+
+	describe('KeyboardHandOff (the chat shown for the keyboard, shown once more if no page takes it)', () => {
+		/** A hand-off on a fake clock; `advance` runs the timer when due. */
+		function handOff() {
+			let now = 0;
+			let timer: { at: number; run: () => void } | undefined;
+			let shownAgain = 0;
+			const keyboard = new KeyboardHandOff(() => shownAgain++, {
+				set: (run, ms) => (timer = { at: now + ms, run }),
+				clear: (handle) => {
+					if (handle === timer) {
+						timer = undefined;
+					}
+				},
+			});
+			const advance = (ms: number) => {
+				now += ms;
+				if (timer && timer.at <= now) {
+					const due = timer;
+					timer = undefined;
+					due.run();
+				}
+			};
+			return { keyboard, advance, shownAgain: () => shownAgain };
+		}
+
+		it('shows the chat again when no page says it got the keyboard in time, once only', () => {
+			const { keyboard, advance, shownAgain } = handOff();
+			keyboard.shown();
+			advance(KEYBOARD_HANDOFF_MS - 1);
+			assert.equal(shownAgain(), 0, 'not before its time');
+			assert.ok(keyboard.waiting);
+			advance(1);
+			assert.equal(shownAgain(), 1, 'shown again');
+			assert.ok(!keyboard.waiting, 'and no more waiting: a second failure does not pull the user back again');
+			advance(10 * KEYBOARD_HANDOFF_MS);
+			assert.equal(shownAgain(), 1);
+		});
+
+		it('does nothing more once a page got the keyboard, nor after it is disposed', () => {
+			const { keyboard, advance, shownAgain } = handOff();
+			keyboard.shown();
+			advance(KEYBOARD_HANDOFF_MS / 2);
+			keyboard.taken();
+			advance(KEYBOARD_HANDOFF_MS);
+			assert.equal(shownAgain(), 0, 'taken in time');
+			keyboard.shown();
+			keyboard.dispose();
+			advance(KEYBOARD_HANDOFF_MS);
+			assert.equal(shownAgain(), 0, 'disposed');
+			keyboard.taken();
+			assert.ok(!keyboard.waiting, 'a page taking the keyboard with nothing waited for changes nothing');
+		});
+
+		it('waits its whole time again when the chat is shown for the keyboard again before it ran out', () => {
+			const { keyboard, advance, shownAgain } = handOff();
+			keyboard.shown();
+			advance(KEYBOARD_HANDOFF_MS - 10);
+			keyboard.shown();
+			advance(KEYBOARD_HANDOFF_MS - 10);
+			assert.equal(shownAgain(), 0);
+			advance(10);
+			assert.equal(shownAgain(), 1);
+		});
 	});
 });

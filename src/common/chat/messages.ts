@@ -240,6 +240,8 @@ export const PageCommands = {
  */
 export const PageLifecycle = {
 	started: command('chat/pageStarted', z.object({ load: z.optional(z.string().check(z.maxLength(64))) })),
+	/** The page got the keyboard (its window was focused, or had the keyboard as it started). */
+	focused: command('chat/pageFocused', empty),
 } as const;
 
 /** What the page asks the host, with an answer. */

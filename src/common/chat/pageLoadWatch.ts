@@ -39,10 +39,16 @@ export interface PageLoadWatchOptions extends PageLoadSchedule {
 	/** The page did not load in `maxReloads + 1` tries. */
 	readonly gaveUp: () => void;
 	/** Timers (tests give a fake clock). */
-	readonly timers?: { set(run: () => void, ms: number): unknown; clear(handle: unknown): void };
+	readonly timers?: Timers;
 }
 
-const realTimers = {
+/** Timers as the watches here use them (tests give a fake clock). */
+export interface Timers {
+	set(run: () => void, ms: number): unknown;
+	clear(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
 	set: (run: () => void, ms: number): unknown => setTimeout(run, ms),
 	clear: (handle: unknown): void => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
@@ -53,7 +59,7 @@ export class PageLoadWatch {
 	private reloads = 0;
 	private loadedNow = false;
 	private visible = false;
-	private readonly timers: NonNullable<PageLoadWatchOptions['timers']>;
+	private readonly timers: Timers;
 
 	constructor(private readonly options: PageLoadWatchOptions) {
 		this.timers = options.timers ?? realTimers;

@@ -22,6 +22,7 @@ import * as vscode from 'vscode';
 import type { Attachment, Tab } from '../../common/chat/messages';
 import { HostNotifications, encodeNotification } from '../../common/chat/messages';
 import type { PageCommandHandlers } from '../../common/chat/pageCommands';
+import { KeyboardHandOff } from '../../common/chat/pageFocus';
 import type { Transcript } from '../../common/chat/transcript';
 import type { ContentBlock, ListedSession } from '../../common/chat/updates';
 import { errorMessage } from '../../common/log';
@@ -57,6 +58,8 @@ export class ChatController implements vscode.Disposable {
 	private readonly tabFiles: TabFiles;
 	private readonly editor: EditorRequests;
 	private readonly remote: RemoteQuestions;
+	/** The chat shown for a page that lacked the keyboard: shown once more if VS Code does not pass it into the page. */
+	private readonly keyboard = new KeyboardHandOff(() => void this.showForKeyboard());
 	private readonly disposables: vscode.Disposable[] = [];
 	private readonly tabsEmitter = new vscode.EventEmitter<void>();
 	/** Fires when tabs open, close or change state. */
@@ -100,6 +103,7 @@ export class ChatController implements vscode.Disposable {
 			searchMentions: (query) => this.editor.searchMentions(query),
 			suggestContext: (text) => this.editor.suggestContext(text),
 			stateChanged: () => this.tabsEmitter.fire(),
+			keyboardTaken: () => this.keyboard.taken(),
 		});
 		this.sessions = new SessionStart({ chat, agents, log, asks: this.asks, saver: this.saver, files, ...draw });
 		this.historyTabs = new HistoryTabs({ history, tabs, log, saver: this.saver, agents, sessions: this.sessions, newChat: (options) => this.newChat(options), select: (key) => this.select(key), ...draw });
@@ -234,6 +238,11 @@ export class ChatController implements vscode.Disposable {
 		if (this.pages.focusIfFocused()) {
 			return;
 		}
+		await this.showForKeyboard();
+	}
+
+	/** Shows the chat, VS Code focusing it, and asks its pages to put the keyboard in the input. */
+	private async showForKeyboard(): Promise<void> {
 		await this.reveal();
 		this.focusInput();
 	}
@@ -358,8 +367,8 @@ export class ChatController implements vscode.Disposable {
 				if (this.remote.holdKeyboard(this.tabs.get(this.tabs.selected))) {
 					return; // shown once the question about a remote agent is answered, or its chat connected
 				}
-				await this.reveal();
-				this.focusInput();
+				await this.showForKeyboard();
+				this.keyboard.shown();
 			},
 			focusInput: () => this.focusInput(),
 			sendPrompt: (key, text, attachments) => this.sendPrompt(key, text, attachments),
@@ -419,6 +428,7 @@ export class ChatController implements vscode.Disposable {
 	dispose(): void {
 		// The tabs close with the window, but stay in the list to open again in the next one.
 		this.historyTabs.close();
+		this.keyboard.dispose();
 		this.pages.dispose();
 		for (const key of this.tabs.keys()) {
 			void this.closeTab(key);

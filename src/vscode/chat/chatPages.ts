@@ -81,6 +81,8 @@ export interface PagesHost {
 	suggestContext(text: string): Promise<Mention[]>;
 	/** The state went out: tabs opened, closed or changed. */
 	stateChanged(): void;
+	/** A page got the keyboard (`chat/pageFocused`). */
+	keyboardTaken(): void;
 }
 
 export class ChatPages implements vscode.Disposable {
@@ -154,6 +156,10 @@ export class ChatPages implements vscode.Disposable {
 				this.host.log.debug('Chat page started (its document arrived; its script on the way).');
 				page.watch.started();
 			}
+			return;
+		}
+		if (message.method === PageLifecycle.focused.method) {
+			this.host.keyboardTaken();
 			return;
 		}
 		runPageCommand(this.host.commands, message.method, message.params).catch((error: unknown) => {

@@ -4,7 +4,7 @@
  * per animation frame. The transcript itself (drawn near the screen first, the rest in idle time)
  * is transcriptView.ts.
  */
-import { HostNotifications, PageCommands, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
+import { HostNotifications, PageCommands, PageLifecycle, PageRequests, type ChatState, type Tab } from '../../common/chat/messages';
 import { TranscriptMirror } from '../../common/chat/transcriptMirror';
 import type { TranscriptPatch } from '../../common/chat/transcriptModel';
 import { Composer } from './composer';
@@ -134,6 +134,8 @@ class ChatPage {
 		// view, may take the keyboard out of the page and give it back a moment later.
 		// Undo this turn's question, drawn before the page had it (asked from the palette), takes it.
 		window.addEventListener('focus', () => {
+			// The host waits for this after showing the chat for the keyboard (it shows it again without).
+			this.host.send(PageLifecycle.focused, {});
 			const nothingFocused = document.activeElement === null || document.activeElement === document.body;
 			if (nothingFocused && !this.undoAsk.hidden) {
 				this.undoAsk.querySelector<HTMLElement>('button.primary')?.focus();
@@ -145,6 +147,7 @@ class ChatPage {
 		// A page that has the keyboard as it starts (VS Code focused the view while it loaded) gets no
 		// focus event: the input takes the keyboard now, so what is typed goes there.
 		if (pageHasKeyboard()) {
+			this.host.send(PageLifecycle.focused, {});
 			this.composer.focus();
 			this.firstFocus = false;
 		}

@@ -285,3 +285,21 @@ export async function waitFor(condition: () => Promise<boolean>, what: string, t
 export async function behindAnotherPage(on: boolean): Promise<void> {
 	await call({ behind: on });
 }
+
+/**
+ * For a suite whose tests act through VS Code's API and look at nothing drawn: the workbench behind
+ * a blank page (behindAnotherPage) from the suite's first test to its last, so the browser spends
+ * its time on the suite's work, not on drawing it. Called in the suite's `describe`.
+ */
+export function behindAnotherPageThroughout(): void {
+	before(async () => {
+		if (hasBrowser()) {
+			await behindAnotherPage(true);
+		}
+	});
+	after(async () => {
+		if (hasBrowser()) {
+			await behindAnotherPage(false);
+		}
+	});
+}

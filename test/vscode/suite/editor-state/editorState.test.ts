@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { EditorStateMethods, MAX_RECENT_DOCUMENTS } from '../../../../src/common/editorStateProtocol';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { behindAnotherPageThroughout } from '../browser';
 import { api, waitUntil } from '../util';
 import { ask, closeAll, docOf, expectAnswer, file, open, phase, ready, uriOf } from './helpers';
 
@@ -32,6 +33,7 @@ const active = (name: string | null) => ({ result: { document: name === null ? n
 
 // Phase 2 of this suite is the restart (restart.test.ts); these run once, in phase 1.
 if (phase === 1) describe('Agent Link: editor state for agents', function () {
+	behindAnotherPageThroughout(); // nothing drawn is looked at
 	let a: AgentLinkApi;
 	let sessionId: string;
 	/** What recent_documents should hold, most recent first: files opened or focused so far. */

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EditorStateMethods, MAX_RECENT_DOCUMENTS } from '../../../../src/common/editorStateProtocol';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { behindAnotherPageThroughout } from '../browser';
 import { api, waitUntil } from '../util';
 import { ask, closeAll, docOf, expectAnswer, file, open, phase, ready, uriOf, workspaceDir, type Answer } from './helpers';
 
@@ -31,6 +32,7 @@ interface Saved {
 }
 
 describe(`Agent Link: editor state across a restart (phase ${phase})`, function () {
+	behindAnotherPageThroughout(); // nothing drawn is looked at
 	let a: AgentLinkApi;
 	let sessionId: string;
 

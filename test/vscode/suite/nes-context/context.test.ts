@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
 import type { SuggestOutcome } from '../../../../src/vscode/nes/suggest';
+import { behindAnotherPageThroughout } from '../browser';
 import { api, waitForState, waitUntil } from '../util';
 
 const any = z.unknown();
@@ -248,6 +249,7 @@ function checkKey(key: Key, revision: Revision, value: unknown, s: Scenario): vo
 }
 
 describe('Agent Link: nes/suggest context', function () {
+	behindAnotherPageThroughout(); // nothing drawn is looked at
 	this.timeout(120_000);
 	let a: AgentLinkApi;
 

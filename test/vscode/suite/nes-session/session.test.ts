@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { behindAnotherPageThroughout } from '../browser';
 import { api, waitForState, waitUntil } from '../util';
 
 const any = z.unknown();
@@ -29,6 +30,7 @@ async function setNesEnabled(enabled: boolean): Promise<void> {
 }
 
 describe('Agent Link: NES session', function () {
+	behindAnotherPageThroughout(); // nothing drawn is looked at
 	let a: AgentLinkApi;
 
 	before(async () => {

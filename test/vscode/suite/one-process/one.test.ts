@@ -2,10 +2,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { behindAnotherPageThroughout } from '../browser';
 import { api, waitForState, waitUntil } from '../util';
 import { alivePids, assertOneProcess, bothOnShared, setNesAgent, SHARED, startedPids } from './shared';
 
 describe('one agent for both roles: one process', function () {
+	behindAnotherPageThroughout(); // nothing drawn is looked at
 	this.timeout(90_000);
 	let a: AgentLinkApi;
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FocusPending, KEYBOARD_HANDOFF_MS, KeyboardHandOff, fromReplacedLoad } from '../../src/common/chat/pageFocus';
+import { FakeClock } from '../shared/fakeClock';
 
 describe('pageFocus (which chat page gets the keyboard)', () => {
 	it('holds focus asked for while no page could take it, for the next page on screen to load, once', () => {
@@ -49,26 +50,10 @@ describe('pageFocus (which chat page gets the keyboard)', () => {
 	describe('KeyboardHandOff (the chat shown for the keyboard, shown once more if no page takes it)', () => {
 		/** A hand-off on a fake clock; `advance` runs the timer when due. */
 		function handOff() {
-			let now = 0;
-			let timer: { at: number; run: () => void } | undefined;
+			const clock = new FakeClock();
 			let shownAgain = 0;
-			const keyboard = new KeyboardHandOff(() => shownAgain++, {
-				set: (run, ms) => (timer = { at: now + ms, run }),
-				clear: (handle) => {
-					if (handle === timer) {
-						timer = undefined;
-					}
-				},
-			});
-			const advance = (ms: number) => {
-				now += ms;
-				if (timer && timer.at <= now) {
-					const due = timer;
-					timer = undefined;
-					due.run();
-				}
-			};
-			return { keyboard, advance, shownAgain: () => shownAgain };
+			const keyboard = new KeyboardHandOff(() => shownAgain++, clock);
+			return { keyboard, advance: (ms: number) => clock.advance(ms), shownAgain: () => shownAgain };
 		}
 
 		it('shows the chat again when no page says it got the keyboard in time, once only', () => {

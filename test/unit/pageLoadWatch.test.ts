@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CHAT_PAGE_LOAD, PageLoadWatch, unstartedLoadsMs } from '../../src/common/chat/pageLoadWatch';
+import { FakeClock } from '../shared/fakeClock';
 
 /** A watch on a fake clock: `advance` runs the timers due; the calls it made are counted. */
 function watched(maxReloads = CHAT_PAGE_LOAD.maxReloads) {
-	let now = 0;
-	let next = 1;
-	const timers = new Map<number, { at: number; run: () => void }>();
+	const clock = new FakeClock();
 	const calls = { reloads: [] as number[], waited: [] as number[], gaveUp: 0 };
 	const watch = new PageLoadWatch({
 		...CHAT_PAGE_LOAD,
@@ -16,28 +15,9 @@ function watched(maxReloads = CHAT_PAGE_LOAD.maxReloads) {
 			calls.waited.push(waitedMs);
 		},
 		gaveUp: () => calls.gaveUp++,
-		timers: {
-			set: (run, ms) => {
-				timers.set(next, { at: now + ms, run });
-				return next++;
-			},
-			clear: (handle) => timers.delete(handle as number),
-		},
+		timers: clock,
 	});
-	const advance = (ms: number) => {
-		const until = now + ms;
-		for (;;) {
-			const due = [...timers.entries()].filter(([, t]) => t.at <= until).sort((x, y) => x[1].at - y[1].at)[0];
-			if (!due) {
-				break;
-			}
-			timers.delete(due[0]);
-			now = due[1].at;
-			due[1].run();
-		}
-		now = until;
-	};
-	return { watch, calls, advance, pending: () => timers.size };
+	return { watch, calls, advance: (ms: number) => clock.advance(ms), pending: () => clock.pendingTimers };
 }
 
 describe('chat page load watch (src/common/chat/pageLoadWatch.ts)', () => {

@@ -8,7 +8,7 @@
  * shown for a page that lacked the keyboard and VS Code does not pass it into the page, it is shown
  * once more (KeyboardHandOff). Rules only: sends nothing, knows no page, webview or VS Code.
  */
-import { realTimers, type Timers } from './pageLoadWatch';
+import { systemTimers, type Timers } from '../timers';
 
 /**
  * How long after the chat was shown for the keyboard a page must say it has it before the chat is
@@ -66,13 +66,13 @@ export class KeyboardHandOff {
 
 	constructor(
 		private readonly showAgain: () => void,
-		private readonly timers: Timers = realTimers,
+		private readonly timers: Timers = systemTimers,
 	) {}
 
 	/** The chat was shown for the keyboard: the wait for a page to take it starts (again). */
 	shown(): void {
 		this.stop();
-		this.timer = this.timers.set(() => {
+		this.timer = this.timers.setTimeout(() => {
 			this.timer = undefined;
 			this.showAgain();
 		}, KEYBOARD_HANDOFF_MS);
@@ -94,7 +94,7 @@ export class KeyboardHandOff {
 
 	private stop(): void {
 		if (this.timer !== undefined) {
-			this.timers.clear(this.timer);
+			this.timers.clearTimeout(this.timer);
 			this.timer = undefined;
 		}
 	}

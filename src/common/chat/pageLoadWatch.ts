@@ -11,6 +11,7 @@
  * Knows nothing of webviews or VS Code: the host says when the page is shown, hidden or loaded,
  * and is called back to reload it or to say it gave up.
  */
+import { systemTimers, type Timers } from '../timers';
 
 /** When a page is loaded again and given up on. */
 export interface PageLoadSchedule {
@@ -42,17 +43,6 @@ export interface PageLoadWatchOptions extends PageLoadSchedule {
 	readonly timers?: Timers;
 }
 
-/** Timers as the watches here use them (tests give a fake clock). */
-export interface Timers {
-	set(run: () => void, ms: number): unknown;
-	clear(handle: unknown): void;
-}
-
-export const realTimers: Timers = {
-	set: (run: () => void, ms: number): unknown => setTimeout(run, ms),
-	clear: (handle: unknown): void => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 export class PageLoadWatch {
 	private timer: unknown;
 	/** Reloads since the page was shown. */
@@ -62,7 +52,7 @@ export class PageLoadWatch {
 	private readonly timers: Timers;
 
 	constructor(private readonly options: PageLoadWatchOptions) {
-		this.timers = options.timers ?? realTimers;
+		this.timers = options.timers ?? systemTimers;
 	}
 
 	/** Whether the page has asked for its state since it was last shown. */
@@ -112,7 +102,7 @@ export class PageLoadWatch {
 	/** Reloads the page (or gives up) if it has not loaded within `ms`. */
 	private arm(ms: number): void {
 		this.stop();
-		this.timer = this.timers.set(() => {
+		this.timer = this.timers.setTimeout(() => {
 			this.timer = undefined;
 			if (this.loadedNow || !this.visible) {
 				return;
@@ -128,7 +118,7 @@ export class PageLoadWatch {
 
 	private stop(): void {
 		if (this.timer !== undefined) {
-			this.timers.clear(this.timer);
+			this.timers.clearTimeout(this.timer);
 			this.timer = undefined;
 		}
 	}

@@ -6,8 +6,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentLinkApi } from '../../../../src/vscode/extension';
+import { behindAnotherPageThroughout } from '../browser';
 import { api } from '../util';
-import { behindAnotherPage, hasBrowser } from '../browser';
 import { assertMirrors, clipboardWorks, random, randomEdits, seedOf, selectNesAgent, waitForVersions, workspaceFile, type RandomSession } from './mirror';
 
 /** Random operations per combination, in rounds; the agent is checked after each round. */
@@ -34,20 +34,16 @@ describe('Agent Link: NES document sync mirrors the editor', function () {
 			await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 		}
 		console.log(`      (paste: ${canPaste ? 'editor.action.clipboardPasteAction' : 'an edit of the selections: the clipboard is not available'})`);
-		// The 2 400 edits act on the editors' models through commands and are checked against the
-		// agents' copies; nothing drawn is looked at. With a blank page in front, the browser draws the
-		// workbench far less (the window's pages used 47 to 56 s of processor time on 1.139, nes-sync
-		// alone, against 60 to 66 s), and every command works as before (the 128 pastes of a run all
-		// pasted, behind as in front).
-		if (hasBrowser()) {
-			await behindAnotherPage(true);
-		}
 	});
 
+	// After the paste probe above: the 2 400 edits act on the editors' models through commands and
+	// are checked against the agents' copies; nothing drawn is looked at. With a blank page in front,
+	// the browser draws the workbench far less (the window's pages used 47 to 56 s of processor time on
+	// 1.139, nes-sync alone, against 60 to 66 s), and every command works as before (the 128 pastes of
+	// a run all pasted, behind as in front). Its `after` brings the workbench back before the one below.
+	behindAnotherPageThroughout();
+
 	after(async () => {
-		if (hasBrowser()) {
-			await behindAnotherPage(false);
-		}
 		await vscode.commands.executeCommand('agentLink.stopAgent');
 	});
 

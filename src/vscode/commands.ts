@@ -116,7 +116,13 @@ async function pickAgent(manager: AgentRole, registry: RegistryFeature | undefin
 	quickPick.matchOnDetail = true;
 	quickPick.items = build(undefined);
 	const pick = await new Promise<ChoiceItem | undefined>((resolve) => {
-		quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]));
+		// Enter with no row highlighted (as the registry's section resets the list) keeps it open.
+		quickPick.onDidAccept(() => {
+			const item = quickPick.selectedItems[0];
+			if (item) {
+				resolve(item);
+			}
+		});
 		quickPick.onDidHide(() => resolve(undefined));
 		quickPick.show();
 		if (registry) {

@@ -58,6 +58,15 @@ describe('agents from the ACP Registry, from the command palette', function () {
 		const a = await api();
 		await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
 		await runFromPalette('Agent Link: Select Agent', 'Agent Link: Select Agent');
+		// Enter with no row highlighted (here: none matches) keeps the picker open, with what was typed.
+		const before = a.agents.state;
+		await type('zqxzqx');
+		await waitUntil(async () => (await query(QUICK_ROWS, { visible: true })).count === 0, 10_000, 'no row left in the picker');
+		await press('Enter');
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		assert.deepEqual((await query('.quick-input-widget input', { visible: true })).texts, ['zqxzqx'], 'the picker is still open with what was typed');
+		assert.deepEqual(a.agents.state, before, 'nothing was picked');
+		await press('Control+A', 'Backspace');
 		// The registry's section arrives once the list has loaded (the picker does not wait for it):
 		// typing filters what is there and what comes.
 		await type(AGENT);

@@ -9,7 +9,7 @@
 // Exit code = the test run's exit code (0 pass, 1 failures); 2 = the harness itself failed
 // (install, server start, browser, timeout).
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, statfsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -99,8 +99,21 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--disable-dev-shm-usage',
+  // Shared memory in files under /tmp (on disk here) only where /dev/shm is too small for it (a
+  // container's 64 MB); a roomy /dev/shm keeps it in memory. chat-panel on 1.139, alternating runs,
+  // the whole machine's processor time: 109 to 131 s (mean 121) against 118 to 135 s (mean 124).
+  ...(devShmBytes() >= 1024 ** 3 ? [] : ['--disable-dev-shm-usage']),
 ];
+
+/** The room left in /dev/shm, 0 where there is none. */
+function devShmBytes() {
+  try {
+    const stats = statfsSync('/dev/shm');
+    return stats.bavail * stats.bsize;
+  } catch {
+    return 0;
+  }
+}
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 

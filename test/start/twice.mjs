@@ -155,35 +155,24 @@ async function missingAgentToast(/** @type {import('playwright-core').Page} */ p
   const row = rows.filter({ hasText: 'Not installed' }).first();
   const name = ((await row.locator('.label-name').first().textContent()) ?? '').trim();
   await page.keyboard.type(name, { delay: 20 });
-  // The picker's items are set again when the ACP Registry's list has loaded (or failed to), which
-  // can leave no row active: with the one row left by the filter, Down makes it the active one, and
-  // Down again (a second later) if the list was set again after it, as a person would press it again.
   const chosen = async () => (await page.locator('.quick-input-widget .monaco-list-row.focused .label-name').allTextContents()).some((t) => t.trim() === name);
   await until(async () => (await rows.allTextContents()).length === 1, `only ${name} left in the picker`, 15_000);
-  let downAt = 0;
-  await until(async () => {
-    if (await chosen()) return true;
-    if (Date.now() - downAt >= 1_000) {
-      await page.keyboard.press('ArrowDown');
-      downAt = Date.now();
-    }
-    return false;
-  }, `${name} chosen`, 15_000);
-  await page.keyboard.press('Enter');
-  let enterAt = Date.now();
+  // The picker's items are set again when the ACP Registry's list has loaded (or failed to), which
+  // can leave no row highlighted, before Enter or as it is pressed (the picker then stays open). As a
+  // person would: Down until the one row left is highlighted, then Enter, and again a second later
+  // while the picker is still open.
   const toast = page.locator('.notifications-toasts .notification-toast').filter({ hasText: `${name} is not installed` });
   const picker = page.locator('.quick-input-widget');
-  // The list can be set again as Enter is pressed, leaving no row highlighted: the picker then stays
-  // open, and a person highlights the row and presses Enter again.
+  let keyAt = 0;
   let shown = true;
   await until(async () => {
     if (await toast.first().isVisible()) return true;
-    if ((await picker.isVisible()) && Date.now() - enterAt >= 1_000) {
+    if ((await picker.isVisible()) && Date.now() - keyAt >= 1_000) {
       await page.keyboard.press((await chosen()) ? 'Enter' : 'ArrowDown');
-      enterAt = Date.now();
+      keyAt = Date.now();
     }
     return false;
-  }, `${name}'s error as a toast`, 20_000).catch(() => (shown = false));
+  }, `${name}'s error as a toast`, 35_000).catch(() => (shown = false));
   await page.screenshot({ path: path.join(shots, '3b-missing-agent.png') });
   if (!shown) {
     const toasts = await page.locator('.notifications-toasts .notification-toast').allInnerTexts();
